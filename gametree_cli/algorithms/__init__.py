@@ -1,0 +1,230 @@
+"""The algorithm registry and :func:`solve`, the one entry point to every search.
+
+Each algorithm family lives in its own module and registers an
+:class:`Algorithm` here: its name, which trees it fits, and how to run it.
+:func:`solve` checks the fit and the options once, up front, so searches can
+assume their preconditions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..errors import AlgorithmError
+from ..events import Observer
+from ..model import Tree
+from ..record import SearchRecord
+from .minimax import alphabeta, level_bounds, minimax
+
+__all__ = [
+    "Algorithm",
+    "Options",
+    "ALGORITHMS",
+    "register",
+    "get_algorithm",
+    "default_algorithm",
+    "fitting_algorithms",
+    "solve",
+    "exact_record",
+    "check_depth_limit",
+]
+
+
+@dataclass
+class Options:
+    """Everything that shapes a search besides the tree and the observer.
+
+    Attributes:
+        depth: plies below the root at which to stop and use ``eval``.
+        variant: alpha-beta's form, ``soft`` (default) or ``hard``.
+        strict: prune only on strict inequalities.
+        order: children order for pruning searches: ``given``, ``best``, ``worst``.
+        extra: algorithm-specific settings (``ties``, ``sum``, ``bounds``...).
+    """
+
+    depth: int | None = None
+    variant: str = "soft"
+    strict: bool = False
+    order: str = "given"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """One registered algorithm.
+
+    Attributes:
+        name: what ``--algo`` says.
+        summary: one line for ``--help`` and the docs.
+        unfit: returns None when the algorithm can search the tree, else why not.
+        run: the search itself.
+        prunes: True when it may skip subtrees (``pruned`` can be non-empty).
+        exact: the exhaustive algorithm computing the same values, used to
+            tell which root moves tie (a pruning search only knows bounds).
+    """
+
+    name: str
+    summary: str
+    unfit: Callable[[Tree, Options], str | None]
+    run: Callable[[Tree, Options, Observer | None], SearchRecord]
+    prunes: bool = False
+    exact: str | None = None
+
+
+ALGORITHMS: dict[str, Algorithm] = {}
+
+
+def register(algorithm: Algorithm) -> Algorithm:
+    ALGORITHMS[algorithm.name] = algorithm
+    return algorithm
+
+
+def get_algorithm(name: str) -> Algorithm:
+    """The algorithm called ``name``; AlgorithmError when there is none."""
+    try:
+        return ALGORITHMS[name.strip().lower()]
+    except KeyError:
+        raise AlgorithmError(f"unknown algorithm {name!r} (known: {', '.join(ALGORITHMS)})") from None
+
+
+def default_algorithm(tree: Tree) -> str:
+    """What the tree's node types choose (contract section 2)."""
+    if tree.is_nplayer:
+        return "maxn"
+    if tree.has_chance:
+        return "expectiminimax"
+    return "alphabeta"
+
+
+def fitting_algorithms(tree: Tree, options: Options | None = None) -> list[str]:
+    """Names of every registered algorithm that can search ``tree``."""
+    options = options or Options()
+    return [name for name, algorithm in ALGORITHMS.items() if algorithm.unfit(tree, options) is None]
+
+
+def solve(
+    tree: Tree,
+    algorithm: str | None = None,
+    *,
+    depth: int | None = None,
+    observer: Observer | None = None,
+    options: Options | None = None,
+    **extra: Any,
+) -> SearchRecord:
+    """Search ``tree`` and return the record of what happened.
+
+    Args:
+        tree: a loaded tree (:func:`gametree_cli.load_tree`).
+        algorithm: a registered name; default: chosen by the tree's node types.
+        depth: depth limit in plies (uses ``eval`` there).
+        observer: called with every :class:`~gametree_cli.events.Event`;
+            None (default) makes the search skip building events entirely.
+        options: full options; keyword arguments ``variant``, ``strict``,
+            ``order`` and algorithm-specific ones fill a fresh one.
+
+    Raises:
+        AlgorithmError: unknown algorithm, or one that does not fit the tree.
+        IllegalTreeError: the depth limit lands on a node without ``eval``.
+    """
+    if options is None:
+        options = Options(depth=depth)
+        for key in ("variant", "strict", "order"):
+            if key in extra:
+                setattr(options, key, extra.pop(key))
+        options.extra.update(extra)
+    elif depth is not None:
+        options.depth = depth
+    name = algorithm or default_algorithm(tree)
+    chosen = get_algorithm(name)
+    reason = chosen.unfit(tree, options)
+    if reason is not None:
+        fitting = fitting_algorithms(tree, options)
+        hint = f" (algorithms that fit: {', '.join(fitting)})" if fitting else ""
+        raise AlgorithmError(f"{chosen.name} does not fit this tree: {reason}{hint}",
+                             file=tree.source.name if tree.source else None)
+    if options.variant not in ("soft", "hard"):
+        raise AlgorithmError(f"unknown variant {options.variant!r} (expected soft or hard)")
+    if options.depth is not None:
+        check_depth_limit(tree, options.depth)
+    return chosen.run(tree, options, observer)
+
+
+def check_depth_limit(tree: Tree, depth: int) -> None:
+    """Refuse a depth limit that lands on an inner node without ``eval``."""
+    if depth < 0:
+        raise AlgorithmError(f"--depth must be 0 or more, not {depth}")
+    levels = level_bounds(tree, depth)
+    if len(levels) <= depth:
+        return
+    start, end = levels[depth]
+    count, evals = tree.count, tree.evals
+    for node in range(start, end):
+        if count[node] and node not in evals:
+            from ..errors import IllegalTreeError
+
+            raise tree.error(IllegalTreeError, f"the depth limit {depth} stops here, but the node has no eval", node)
+
+
+# -- two-player family ---------------------------------------------------------
+
+
+def _unfit_two_player(tree: Tree, options: Options) -> str | None:
+    if tree.is_nplayer:
+        return f"it has {len(tree.players)} players; minimax and alpha-beta need two"
+    if tree.has_chance:
+        return "it has chance nodes"
+    return None
+
+
+register(Algorithm(
+    "minimax",
+    "exhaustive minimax value (max/min trees, also max-only)",
+    _unfit_two_player,
+    lambda tree, options, observer: minimax(tree, depth_limit=options.depth, observer=observer),
+))
+
+
+def _run_alphabeta(tree: Tree, options: Options, observer: Observer | None) -> SearchRecord:
+    child_order = None
+    if options.order != "given":
+        from .ordering import child_order_for
+
+        child_order = child_order_for(tree, options.order, options.depth)
+    record = alphabeta(
+        tree,
+        depth_limit=options.depth,
+        observer=observer,
+        variant=options.variant,
+        strict=options.strict,
+        child_order=child_order,
+    )
+    record.options["order"] = options.order
+    return record
+
+
+register(Algorithm(
+    "alphabeta",
+    "alpha-beta pruning (fail-soft; --variant hard, --strict)",
+    _unfit_two_player,
+    _run_alphabeta,
+    prunes=True,
+    exact="minimax",
+))
+
+
+def exact_record(record: SearchRecord, options: Options | None = None) -> SearchRecord | None:
+    """The exhaustive counterpart's record, when ``record`` pruned anything.
+
+    Only used to list every equally good root move (``best_moves``): which
+    root children tie is a property of the game, which a pruning search does
+    not establish. None when ``record`` already holds exact values.
+    """
+    if not record.pruned and not record.cuts and record.options.get("variant") != "hard":
+        return None
+    algorithm = ALGORITHMS.get(record.algorithm)
+    if algorithm is None or algorithm.exact is None:
+        return None
+    options = options or Options()
+    exact_options = Options(depth=record.depth_limit, extra=dict(options.extra))
+    return ALGORITHMS[algorithm.exact].run(record.tree, exact_options, None)

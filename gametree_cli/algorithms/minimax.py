@@ -1,0 +1,308 @@
+"""Minimax and alpha-beta for two-player (and max-only) trees.
+
+Preconditions: every inner node is ``max`` or ``min`` (no chance nodes, two
+players); values are from MAX's point of view. Ties go to the first child in
+file order. Both searches are iterative (an explicit stack), so depth is
+bounded by memory, not by Python's recursion limit.
+
+References: Russell & Norvig, *AIMA* 3rd ed., fig. 5.3 (MINIMAX-DECISION) and
+fig. 5.7 (ALPHA-BETA-SEARCH, the "fail-soft" form that returns ``v``); Knuth
+& Moore, "An analysis of alpha-beta pruning" (1975).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..events import CALL, CUT, LEAF, RETURN, Event, Observer
+from ..model import MAX, Tree
+from ..numbers import INF, NEG_INF, Value
+from ..record import Cut, SearchRecord, Stats
+
+__all__ = ["minimax", "alphabeta", "level_bounds"]
+
+
+def level_bounds(tree: Tree, depth_limit: int | None = None) -> list[tuple[int, int]]:
+    """``[(start, end), ...]``: the node numbers of each depth level.
+
+    Breadth-first numbering makes every level a contiguous block, and the
+    next level's size is the sum of this level's child counts.
+    """
+    levels = [(0, 1)]
+    count = tree.count
+    while depth_limit is None or len(levels) <= depth_limit:
+        start, end = levels[-1]
+        size = sum(count[start:end])
+        if not size:
+            break
+        levels.append((end, end + size))
+    return levels
+
+
+def minimax(tree: Tree, *, depth_limit: int | None = None, observer: Observer | None = None) -> SearchRecord:
+    """Exhaustive minimax: every node within the depth limit gets its value.
+
+    Without an observer the values are computed by one reverse sweep over the
+    node numbers (children before parents); with one, by a depth-first walk
+    that reports each call, leaf and return in order.
+    """
+    if observer is not None:
+        return _minimax_walk(tree, depth_limit, observer)
+    kind, first, count = tree.kind, tree.first, tree.count
+    values: list[Value | None] = [None] * len(kind)
+    horizon: set[int] = set()
+    stats = Stats()
+    levels = level_bounds(tree, depth_limit)
+    last = len(levels) - 1
+    leaf_value, evals = tree.value, tree.evals
+    for level in range(last, -1, -1):
+        start, end = levels[level]
+        stats.nodes_visited += end - start
+        at_horizon = depth_limit is not None and level == depth_limit
+        for node in range(end - 1, start - 1, -1):
+            n_children = count[node]
+            if not n_children:
+                values[node] = leaf_value[node]
+                stats.leaves_evaluated += 1
+            elif at_horizon:
+                values[node] = evals[node]
+                horizon.add(node)
+                stats.leaves_evaluated += 1
+            else:
+                begin = first[node]
+                children = values[begin : begin + n_children]
+                values[node] = max(children) if kind[node] == MAX else min(children)  # type: ignore[type-var]
+    return SearchRecord("minimax", tree, values[0], values, stats=stats, horizon=horizon, depth_limit=depth_limit)
+
+
+def _minimax_walk(tree: Tree, depth_limit: int | None, emit: Observer) -> SearchRecord:
+    """Minimax as a depth-first walk that reports every step."""
+    kind, first, count = tree.kind, tree.first, tree.count
+    leaf_value, evals = tree.value, tree.evals
+    values: list[Value | None] = [None] * len(kind)
+    horizon: set[int] = set()
+    stats = Stats()
+    # frame: [node, depth, best value so far, next child position]
+    stack: list[list] = []
+    result: Value | None = None
+    node, depth = 0, 0
+    while True:
+        if node >= 0:  # enter `node`
+            stats.nodes_visited += 1
+            if count[node] == 0 or depth == depth_limit:
+                if count[node] == 0:
+                    result = leaf_value[node]
+                else:
+                    result = evals[node]
+                    horizon.add(node)
+                stats.leaves_evaluated += 1
+                values[node] = result
+                emit(Event(LEAF, node, depth, value=result, detail={"horizon": node in horizon}))
+            else:
+                emit(Event(CALL, node, depth))
+                stack.append([node, depth, None, 0])
+                result = None
+        frame = stack[-1] if stack else None
+        if frame is None:
+            break
+        if result is not None:
+            best = frame[2]
+            if best is None or (result > best if kind[frame[0]] == MAX else result < best):  # type: ignore[operator]
+                frame[2] = result
+        parent = frame[0]
+        if frame[3] < count[parent]:
+            node = first[parent] + frame[3]
+            frame[3] += 1
+            depth = frame[1] + 1
+            continue
+        stack.pop()
+        result = frame[2]
+        values[parent] = result
+        emit(Event(RETURN, parent, frame[1], value=result))
+        node = -1
+        if not stack:
+            break
+    return SearchRecord("minimax", tree, values[0], values, stats=stats, horizon=horizon, depth_limit=depth_limit)
+
+
+def alphabeta(
+    tree: Tree,
+    *,
+    depth_limit: int | None = None,
+    observer: Observer | None = None,
+    variant: str = "soft",
+    strict: bool = False,
+    child_order: Sequence[Sequence[int]] | None = None,
+) -> SearchRecord:
+    """Alpha-beta search, iterative.
+
+    Args:
+        depth_limit: stop this many plies below the root and use ``eval``.
+        observer: receives every call, leaf, cut and return.
+        variant: ``"soft"`` (AIMA, the contract's default: prune on
+            ``v >= beta`` / ``v <= alpha`` and return ``v``) or ``"hard"``
+            (the "practical" course form: keep alpha/beta, return ``beta`` /
+            ``alpha`` on a cut and the bound otherwise).
+        strict: prune only on ``>`` / ``<`` (some courses grade this way).
+        child_order: per node, the order to search its children in (default:
+            file order); see ``--order``.
+
+    Returns:
+        The record; ``values`` of visited nodes are what each call returned
+        (bounds, not exact values, below a cut-off), ``pruned`` the topmost
+        skipped nodes.
+    """
+    hard = variant == "hard"
+    kind, first, count = tree.kind, tree.first, tree.count
+    leaf_value, evals = tree.value, tree.evals
+    n = len(kind)
+    values: list[Value | None] = [None] * n
+    ret_alpha: dict[int, Value] = {}
+    ret_beta: dict[int, Value] = {}
+    best: dict[int, int] = {}
+    cuts: dict[int, Cut] = {}
+    pruned: list[int] = []
+    order: list[int] = []
+    horizon: set[int] = set()
+    visited = leaves = cutoffs = 0
+    emit = observer
+
+    # frame: [node, depth, alpha, beta, v, next position, is_max]
+    stack: list[list] = []
+    node, depth, alpha, beta = 0, 0, NEG_INF, INF
+    result: Value = 0
+    entering = True
+    while True:
+        if entering:
+            visited += 1
+            order.append(node)
+            n_children = count[node]
+            if n_children == 0 or depth == depth_limit:
+                if n_children == 0:
+                    result = leaf_value[node]  # type: ignore[assignment]
+                else:
+                    result = evals[node]  # type: ignore[assignment]
+                    horizon.add(node)
+                leaves += 1
+                values[node] = result
+                ret_alpha[node] = alpha
+                ret_beta[node] = beta
+                if emit is not None:
+                    emit(Event(LEAF, node, depth, alpha, beta, result, {"horizon": node in horizon}))
+            else:
+                if emit is not None:
+                    emit(Event(CALL, node, depth, alpha, beta))
+                is_max = kind[node] == MAX
+                stack.append([node, depth, alpha, beta, NEG_INF if is_max else INF, 0, is_max])
+                entering = False
+                result = None  # type: ignore[assignment]
+        if not stack:
+            break
+        frame = stack[-1]
+        parent = frame[0]
+        positions = child_order[parent] if child_order is not None else None
+        finished = False
+        if result is not None:
+            child = _current_child(frame, first, positions)
+            a, b = frame[2], frame[3]
+            if frame[6]:  # max node
+                if hard:
+                    if result > a:
+                        a = frame[2] = result
+                        best[parent] = child
+                    test = a > b if strict else a >= b
+                    trigger, bound_name, bound, returns, value_name = a, "beta", b, b, "alpha"
+                else:
+                    if result > frame[4]:
+                        frame[4] = result
+                        best[parent] = child
+                    v = frame[4]
+                    test = v > b if strict else v >= b
+                    trigger, bound_name, bound, returns, value_name = v, "beta", b, v, "v"
+                    if not test and v > a:
+                        frame[2] = v
+                op = (">" if strict else ">=")
+            else:
+                if hard:
+                    if result < b:
+                        b = frame[3] = result
+                        best[parent] = child
+                    test = b < a if strict else b <= a
+                    trigger, bound_name, bound, returns, value_name = b, "alpha", a, a, "beta"
+                else:
+                    if result < frame[4]:
+                        frame[4] = result
+                        best[parent] = child
+                    v = frame[4]
+                    test = v < a if strict else v <= a
+                    trigger, bound_name, bound, returns, value_name = v, "alpha", a, v, "v"
+                    if not test and v < b:
+                        frame[3] = v
+                op = ("<" if strict else "<=")
+            if test:
+                cutoffs += 1
+                cuts[parent] = Cut(trigger, op, bound_name, bound, returns, value_name)
+                rest = _remaining_children(frame, first, count, positions)
+                pruned.extend(rest)
+                if emit is not None:
+                    emit(Event(CUT, parent, frame[1], frame[2], frame[3], trigger,
+                               {"op": op, "bound": bound_name, "returns": returns, "value_name": value_name,
+                                "skipped": rest}))
+                finished = True
+                result = returns
+        if not finished:
+            if frame[5] < count[parent]:
+                position = frame[5]
+                node = first[parent] + (positions[position] if positions is not None else position)
+                frame[5] += 1
+                depth, alpha, beta = frame[1] + 1, frame[2], frame[3]
+                entering = True
+                continue
+            if hard:
+                result = frame[2] if frame[6] else frame[3]
+            else:
+                result = frame[4]
+        stack.pop()
+        values[parent] = result
+        ret_alpha[parent] = frame[2]
+        ret_beta[parent] = frame[3]
+        if emit is not None:
+            emit(Event(RETURN, parent, frame[1], frame[2], frame[3], result))
+        entering = False
+        if not stack:
+            break
+
+    if child_order is not None and pruned:
+        rank = {node: position for position, node in enumerate(tree.preorder())}
+        pruned.sort(key=rank.__getitem__)
+    return SearchRecord(
+        "alphabeta",
+        tree,
+        values[0],
+        values,
+        best=best,
+        pruned=pruned,
+        stats=Stats(visited, leaves, cutoffs),
+        alpha=ret_alpha,
+        beta=ret_beta,
+        cuts=cuts,
+        horizon=horizon,
+        order=order,
+        depth_limit=depth_limit,
+        options={"variant": variant, "strict": strict},
+    )
+
+
+def _current_child(frame: list, first: Sequence[int], positions: Sequence[int] | None) -> int:
+    """The child whose result has just come back to ``frame``."""
+    position = frame[5] - 1
+    return first[frame[0]] + (positions[position] if positions is not None else position)
+
+
+def _remaining_children(frame: list, first: Sequence[int], count: Sequence[int], positions: Sequence[int] | None) -> list[int]:
+    """The children of ``frame``'s node that a cut skips, in search order."""
+    start = first[frame[0]]
+    remaining = range(frame[5], count[frame[0]])
+    if positions is None:
+        return [start + position for position in remaining]
+    return [start + positions[position] for position in remaining]

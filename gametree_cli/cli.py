@@ -1,0 +1,178 @@
+"""The ``gametree`` command: parse arguments, call the library, render, exit.
+
+The only place that prints for the user or picks exit codes. Library errors
+(:class:`~gametree_cli.errors.GameTreeError`) become one line on stderr and
+exit status 2; ``GAMETREE_DEBUG=1`` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from enum import Enum
+from typing import Annotated, Callable, Optional, ParamSpec
+
+import typer
+from rich.console import Console
+
+from .algorithms import ALGORITHMS, Options, exact_record, solve
+from .errors import ExitCode, GameTreeError
+from .events import Event, Observer
+from .formats.loader import load_tree, parse_tree
+from .model import Tree
+from .views.annotated import DEFAULT_MAX_NODES_SHOWN, render_result
+from .views.result_json import result_document, write_result
+from .views.trace import StreamingTrace
+
+__all__ = ["app", "main"]
+
+P = ParamSpec("P")
+
+app = typer.Typer(
+    name="gametree",
+    help="Solve explicit game trees (minimax, alpha-beta, expectiminimax, max-n) and show the answer the way a course does.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+@app.callback()
+def commands() -> None:
+    """Solve explicit game trees (minimax, alpha-beta, expectiminimax, max-n) and show the answer the way a course does."""
+
+
+class OutputFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+class Language(str, Enum):
+    en = "en"
+    es = "es"
+
+
+class Variant(str, Enum):
+    soft = "soft"
+    hard = "hard"
+
+
+class Order(str, Enum):
+    given = "given"
+    best = "best"
+    worst = "worst"
+
+
+def stdout_console() -> Console:
+    """Colour on a terminal; plain text when piped or NO_COLOR is set (rich's rules).
+
+    When piped, lines are not wrapped at 80 columns: a tree line is kept whole.
+    """
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=max(console.width, 240), soft_wrap=True)
+    return console
+
+
+def fail(error: GameTreeError) -> "typer.Exit":
+    """Print ``error`` as the contract's one line on stderr; the exit to raise."""
+    sys.stderr.write(f"{error}\n")
+    return typer.Exit(ExitCode.BAD_INPUT)
+
+
+def read_tree(path: Optional[str], tree_text: Optional[str], max_nodes: int | None = None) -> Tree:
+    """The tree named on the command line: a path, ``-``, or ``--tree`` text."""
+    limits = {} if max_nodes is None else {"max_nodes": max_nodes}
+    if tree_text is not None:
+        if path is not None:
+            raise GameTreeError("give either a TREE file or --tree, not both")
+        return parse_tree(tree_text, name="--tree", **limits)
+    if path is None:
+        raise GameTreeError("no tree given: name a TREE file, '-' for standard input, or use --tree TEXT")
+    return load_tree(path, **limits)
+
+
+def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
+    """Turn library errors into the contract's one line on stderr and exit 2."""
+
+    @functools.wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            command(*args, **kwargs)
+        except GameTreeError as error:
+            if os.environ.get("GAMETREE_DEBUG"):
+                raise
+            raise fail(error) from None
+        except BrokenPipeError:
+            _silence_stdout()
+        except (RecursionError, MemoryError) as error:
+            if os.environ.get("GAMETREE_DEBUG"):
+                raise
+            sys.stderr.write(f"gametree: error: the tree is too big or too deep to handle ({type(error).__name__})\n")
+            raise typer.Exit(ExitCode.BAD_INPUT) from None
+
+    return run
+
+
+def _silence_stdout() -> None:
+    """After the reader of a pipe went away (``| head``), exit quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError:
+        pass
+
+
+@app.command("solve")
+@reports_errors
+def solve_command(
+    tree_file: Annotated[Optional[str], typer.Argument(metavar="TREE", help="Tree file (YAML, JSON, ...) or '-' for standard input.")] = None,
+    tree_text: Annotated[Optional[str], typer.Option("--tree", help="The tree inline, e.g. '[[3,12,8],[2,4,6],[14,5,2]]'.")] = None,
+    algo: Annotated[Optional[str], typer.Option("--algo", "-a", help=f"Algorithm: {', '.join(ALGORITHMS)}. Default: chosen by the tree's node types.")] = None,
+    depth: Annotated[Optional[int], typer.Option("--depth", "-d", help="Stop N plies below the root and use the nodes' eval there.")] = None,
+    trace: Annotated[bool, typer.Option("--trace", help="Print one line per call, leaf, cut-off and return while searching.")] = False,
+    lang: Annotated[Language, typer.Option("--lang", help="Trace vocabulary: en, or es (Spanish course notes).")] = Language.en,
+    output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text (annotated tree) or json (contract's result).")] = OutputFormat.text,
+    variant: Annotated[Variant, typer.Option("--variant", help="Alpha-beta form: soft (returns v, AIMA) or hard (returns alpha/beta).")] = Variant.soft,
+    strict: Annotated[bool, typer.Option("--strict", help="Prune only on v > beta / v < alpha.")] = False,
+    order: Annotated[Order, typer.Option("--order", help="Children order for pruning searches: given, best or worst.")] = Order.given,
+    show_depth: Annotated[Optional[int], typer.Option("--show-depth", help="Draw this many levels of the tree.")] = None,
+    show_all: Annotated[bool, typer.Option("--show-all", help="Draw the whole tree, however big.")] = False,
+    max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", help="Refuse trees with more nodes than this (default 50,000,000).")] = None,
+) -> None:
+    """Solve a tree and show the annotated tree, the trace, or the JSON result."""
+    tree = read_tree(tree_file, tree_text, max_nodes)
+    options = Options(depth=depth, variant=variant.value, strict=strict, order=order.value)
+    events: list[Event] | None = None
+    observer: Observer | None = None
+    if trace and output is OutputFormat.json:
+        events = []
+        observer = events.append
+    elif trace:
+        observer = StreamingTrace(tree, sys.stdout, lang.value)
+    record = solve(tree, algo, options=options, observer=observer)
+    exact = exact_record(record, options)
+    if output is OutputFormat.json:
+        write_result(result_document(record, events=events, exact=exact), sys.stdout)
+        return
+    console = stdout_console()
+    if trace:
+        sys.stdout.flush()
+        console.print()
+    shown = {"max_nodes": len(tree) if show_all else DEFAULT_MAX_NODES_SHOWN, "depth": show_depth}
+    console.print(render_result(record, exact, **shown))
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.stderr.write("gametree: interrupted\n")
+        raise SystemExit(130) from None
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,159 @@
+"""Read a tree from a path, standard input or a string: pick the format, parse, build.
+
+Formats are chosen by file extension (``.json``, ``.yaml``/``.yml``, plus
+those registered by other modules, e.g. ``.efg``); anything else, standard
+input and ``--tree`` text are read as JSON when they parse as JSON, else as
+YAML (contract section 2).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from ..errors import TreeFormatError
+from ..model import Source, Tree
+from .document import DEFAULT_MAX_NODES, build_tree
+from .locate import Locator, deep_call, json_locator, yaml_locator
+
+__all__ = ["load_tree", "parse_tree", "read_document", "register_format", "FORMATS", "format_for"]
+
+#: A document reader: (text, file name) -> (plain document, locator).
+DocumentReader = Callable[[str, str], tuple[Any, Locator | None]]
+#: A tree reader for formats that bypass plain documents (binary): (path, name) -> Tree.
+TreeReader = Callable[[Path, str], Tree]
+
+FORMATS: dict[str, DocumentReader] = {}
+TREE_READERS: dict[str, TreeReader] = {}
+EXTENSIONS: dict[str, str] = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
+
+
+def register_format(
+    name: str,
+    extensions: tuple[str, ...],
+    *,
+    document_reader: DocumentReader | None = None,
+    tree_reader: TreeReader | None = None,
+) -> None:
+    """Let a format module plug in a reader for its file extensions."""
+    if document_reader is not None:
+        FORMATS[name] = document_reader
+    if tree_reader is not None:
+        TREE_READERS[name] = tree_reader
+    for extension in extensions:
+        EXTENSIONS[extension.lower()] = name
+
+
+def format_for(name: str) -> str | None:
+    """The format a file name's extension selects, or None (sniff the content)."""
+    return EXTENSIONS.get(Path(name).suffix.lower())
+
+
+def _read_json(text: str, name: str) -> tuple[Any, Locator | None]:
+    if not text.strip():
+        raise TreeFormatError("empty file: expected a tree", file=name, line=1)
+    try:
+        document = deep_call(json.loads, text)
+    except json.JSONDecodeError as error:
+        raise TreeFormatError(f"invalid JSON: {error.msg}", file=name, line=error.lineno, column=error.colno) from None
+    except RecursionError:
+        raise TreeFormatError("the JSON nests too deeply to read", file=name) from None
+    return document, json_locator(text)
+
+
+def _read_yaml(text: str, name: str) -> tuple[Any, Locator | None]:
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        document = deep_call(yaml.load, text, loader)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        problem = error.problem or error.context or "invalid YAML"
+        if "'\\t'" in problem or "\t" in problem:
+            problem = "a tab character: YAML indentation must use spaces"
+        else:
+            problem = f"invalid YAML: {problem}"
+            if error.context:
+                problem += f" ({error.context})"
+        line = mark.line + 1 if mark is not None else None
+        column = mark.column + 1 if mark is not None else None
+        raise TreeFormatError(problem, file=name, line=line, column=column) from None
+    except yaml.YAMLError as error:
+        raise TreeFormatError(f"invalid YAML: {error}", file=name) from None
+    except RecursionError:
+        raise TreeFormatError("the YAML nests too deeply to read", file=name) from None
+    if document is None:
+        raise TreeFormatError("empty file: expected a tree", file=name, line=1)
+    return document, yaml_locator(text)
+
+
+FORMATS["json"] = _read_json
+FORMATS["yaml"] = _read_yaml
+
+
+def read_document(text: str, name: str, fmt: str | None = None) -> tuple[Any, Locator | None]:
+    """Parse text in format ``fmt`` (or sniff: JSON, else YAML)."""
+    if fmt is not None:
+        reader = FORMATS.get(fmt)
+        if reader is None:
+            raise TreeFormatError(f"unknown format {fmt!r} (known: {', '.join(sorted(FORMATS))})", file=name)
+        return reader(text, name)
+    try:
+        document = deep_call(json.loads, text)
+    except (json.JSONDecodeError, RecursionError):
+        return _read_yaml(text, name)
+    return document, json_locator(text)
+
+
+def parse_tree(
+    text: str,
+    *,
+    name: str = "--tree",
+    fmt: str | None = None,
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> Tree:
+    """Build a tree from text (``--tree``, standard input, tests)."""
+    document, locator = read_document(text, name, fmt)
+    return build_tree(document, Source(name, locator), max_nodes=max_nodes, may_alias=fmt != "json")
+
+
+def load_tree(
+    path: str | os.PathLike[str],
+    *,
+    fmt: str | None = None,
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> Tree:
+    """Load a tree file; ``"-"`` reads standard input.
+
+    Args:
+        path: the file, or ``"-"``.
+        fmt: force a format (``json``, ``yaml``, ...) instead of the extension's.
+        max_nodes: refuse trees with more nodes than this.
+
+    Raises:
+        TreeFormatError: unreadable or malformed file.
+        IllegalTreeError: the file breaks a rule of the tree format.
+    """
+    name = os.fspath(path)
+    if name == "-":
+        text = sys.stdin.read()
+        return parse_tree(text, name="<stdin>", fmt=fmt, max_nodes=max_nodes)
+    fmt = fmt or format_for(name)
+    file = Path(name)
+    if fmt in TREE_READERS:
+        return TREE_READERS[fmt](file, name)
+    try:
+        text = file.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise TreeFormatError("no such file", file=name) from None
+    except IsADirectoryError:
+        raise TreeFormatError("is a directory, not a tree file", file=name) from None
+    except UnicodeDecodeError as error:
+        raise TreeFormatError(f"not UTF-8 text (byte {error.start})", file=name) from None
+    except OSError as error:
+        raise TreeFormatError(f"cannot read: {error.strerror}", file=name) from None
+    return parse_tree(text, name=name, fmt=fmt, max_nodes=max_nodes)

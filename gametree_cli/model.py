@@ -1,0 +1,266 @@
+"""The game tree as flat parallel arrays, with thin accessors for the views.
+
+Why flat arrays and not one object per node: trees generated from real games
+have millions of nodes; a Python object per node costs ~10x the memory and
+time of a few arrays indexed by node number. Nodes are numbered in
+breadth-first order, so
+
+* the children of node ``i`` are the contiguous range
+  ``first[i] .. first[i] + count[i] - 1``;
+* every child has a larger number than its parent (a reverse sweep over the
+  numbers sees children before parents: exhaustive evaluation needs no stack);
+* each depth level is a contiguous block (level-by-level vectorisation).
+
+Ids, moves and probabilities that the file does not give are not stored:
+they are derived on demand by the contract's default rules.
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Sequence
+
+from .numbers import Number, Value
+
+__all__ = [
+    "LEAF",
+    "MAX",
+    "MIN",
+    "CHANCE",
+    "PLAYER",
+    "KIND_NAMES",
+    "Tree",
+    "Source",
+    "default_id",
+]
+
+LEAF = 0
+MAX = 1
+MIN = 2
+CHANCE = 3
+#: a decision node of an n-player tree; ``Tree.player[i]`` says whose.
+PLAYER = 4
+
+KIND_NAMES = ("leaf", "max", "min", "chance", "player")
+
+
+def default_id(node: int, explicit: dict[int, str], parent: Sequence[int], first: Sequence[int]) -> str:
+    """A node's id by the contract's rule, walking up (no recursion) to a named ancestor."""
+    positions: list[int] = []
+    while True:
+        name = explicit.get(node)
+        if name is not None:
+            break
+        if node == 0:
+            if not positions:
+                return "root"
+            name = ""
+            break
+        up = parent[node]
+        positions.append(node - first[up] + 1)
+        node = up
+    tail = ".".join(str(position) for position in reversed(positions))
+    if not name:
+        return tail
+    return f"{name}.{tail}" if tail else name
+
+
+@dataclass
+class Source:
+    """Where a tree came from, so that late errors can still name file:line.
+
+    Attributes:
+        name: the file name as the user gave it (``-`` / ``<stdin>`` / ``<tree>``).
+        locate: maps a node's path (child positions from the root) to
+            ``(line, column)``, 1-based; parses the text again, so only error
+            paths call it.
+    """
+
+    name: str
+    locate: Callable[[tuple[int, ...]], tuple[int | None, int | None]] | None = None
+
+
+@dataclass(eq=False)
+class Tree:
+    """An explicit game tree.
+
+    Attributes:
+        kind: per node, one of LEAF, MAX, MIN, CHANCE, PLAYER.
+        first: per node, the number of its first child (0 for leaves).
+        count: per node, how many children it has.
+        value: per node, the leaf utility (number, or tuple in n-player trees); None for inner nodes.
+        player: per node, the 0-based player to move (MAX=0/MIN=1 in two-player
+            trees); -1 for leaves and chance nodes.
+        prob: per node, the probability of the edge from a chance parent
+            (uniform ones filled in); None when the tree has no chance node.
+        evals: inner node -> heuristic value for depth-limited search.
+        explicit_ids: node -> id, only for ids written in the file.
+        moves: node -> move label, only for labels written in the file.
+        extra: node -> dict of further per-node keys (e.g. an opponent model).
+        players: player names, in order.
+        total: the constant sum of leaf vectors (``sum`` in the file), or None.
+        bounds: ``(lowest, highest)`` possible leaf value, or None.
+        title: the file's title, or None.
+        source: where the tree was read from.
+    """
+
+    kind: bytearray
+    first: array
+    count: array
+    value: list[Value | None]
+    player: array
+    prob: list[Number | None] | None = None
+    evals: dict[int, Value] = field(default_factory=dict)
+    explicit_ids: dict[int, str] = field(default_factory=dict)
+    moves: dict[int, str] = field(default_factory=dict)
+    extra: dict[int, dict[str, object]] = field(default_factory=dict)
+    players: tuple[str, ...] = ("MAX", "MIN")
+    total: Number | None = None
+    bounds: tuple[Number, Number] | None = None
+    title: str | None = None
+    source: Source | None = None
+    _ids: list[str] | None = field(default=None, repr=False)
+    _index: dict[str, int] | None = field(default=None, repr=False)
+    _parent: array | None = field(default=None, repr=False)
+    _depth: array | None = field(default=None, repr=False)
+
+    # -- shape ---------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.kind)
+
+    @property
+    def size(self) -> int:
+        """Number of nodes."""
+        return len(self.kind)
+
+    @property
+    def is_nplayer(self) -> bool:
+        """True when the file names three or more players."""
+        return len(self.players) > 2
+
+    @property
+    def has_chance(self) -> bool:
+        return CHANCE in self.kind
+
+    def children(self, node: int) -> range:
+        """The numbers of ``node``'s children, in file order."""
+        start = self.first[node]
+        return range(start, start + self.count[node])
+
+    def is_leaf(self, node: int) -> bool:
+        return self.count[node] == 0
+
+    def parents(self) -> array:
+        """Per node, its parent's number (-1 for the root); computed once."""
+        if self._parent is None:
+            parent = array("q", [-1]) * len(self.kind)
+            first, count = self.first, self.count
+            for node in range(len(self.kind)):
+                start = first[node]
+                for child in range(start, start + count[node]):
+                    parent[child] = node
+            self._parent = parent
+        return self._parent
+
+    def depths(self) -> array:
+        """Per node, its depth (root 0); computed once."""
+        if self._depth is None:
+            parent = self.parents()
+            depth = array("q", [0]) * len(self.kind)
+            for node in range(1, len(self.kind)):
+                depth[node] = depth[parent[node]] + 1
+            self._depth = depth
+        return self._depth
+
+    def path(self, node: int) -> tuple[int, ...]:
+        """Child positions (0-based) leading from the root to ``node``."""
+        parent = self.parents()
+        steps: list[int] = []
+        while node > 0:
+            up = parent[node]
+            steps.append(node - self.first[up])
+            node = up
+        return tuple(reversed(steps))
+
+    def preorder(self, limit_depth: int | None = None) -> Iterator[int]:
+        """Node numbers in depth-first, left-to-right order (tree order)."""
+        first, count = self.first, self.count
+        stack: list[tuple[int, int]] = [(0, 0)]
+        while stack:
+            node, depth = stack.pop()
+            yield node
+            if limit_depth is not None and depth >= limit_depth:
+                continue
+            start = first[node]
+            for child in range(start + count[node] - 1, start - 1, -1):
+                stack.append((child, depth + 1))
+
+    # -- names ---------------------------------------------------------------
+
+    def ids(self) -> list[str]:
+        """Every node's id, by the contract's default rule where the file gives none."""
+        if self._ids is None:
+            explicit = self.explicit_ids
+            ids = [""] * len(self.kind)
+            ids[0] = explicit.get(0, "root")
+            unnamed_root = 0 not in explicit
+            first, count = self.first, self.count
+            for node in range(len(self.kind)):
+                start = first[node]
+                n_children = count[node]
+                if not n_children:
+                    continue
+                prefix = "" if (node == 0 and unnamed_root) else ids[node] + "."
+                for position in range(n_children):
+                    child = start + position
+                    name = explicit.get(child)
+                    ids[child] = name if name is not None else f"{prefix}{position + 1}"
+            self._ids = ids
+        return self._ids
+
+    def node_id(self, node: int) -> str:
+        """One node's id (cheap when the whole list was already built)."""
+        if self._ids is not None:
+            return self._ids[node]
+        return default_id(node, self.explicit_ids, self.parents(), self.first)
+
+    def index(self, node_id: str) -> int:
+        """The number of the node called ``node_id``; KeyError when none is."""
+        if self._index is None:
+            self._index = {name: number for number, name in enumerate(self.ids())}
+        return self._index[node_id]
+
+    def move(self, node: int) -> str:
+        """The label of the edge into ``node`` (default: its id)."""
+        label = self.moves.get(node)
+        return label if label is not None else self.node_id(node)
+
+    def player_name(self, node: int) -> str | None:
+        """Name of the player to move at ``node`` (None for leaves and chance nodes)."""
+        who = self.player[node]
+        return self.players[who] if who >= 0 else None
+
+    def locate(self, node: int) -> tuple[int | None, int | None]:
+        """``(line, column)`` of ``node`` in its file, or ``(None, None)``."""
+        if self.source is None or self.source.locate is None:
+            return None, None
+        try:
+            return self.source.locate(self.path(node))
+        except (LookupError, TypeError, ValueError):
+            return None, None
+
+    def error(self, cls: type, message: str, node: int) -> Exception:
+        """An error of class ``cls`` located at ``node`` (file, line, column, id)."""
+        line, column = self.locate(node)
+        return cls(
+            message,
+            file=self.source.name if self.source else None,
+            line=line,
+            column=column,
+            node=self.node_id(node),
+        )
+
+    def leaf_values(self) -> Sequence[Value | None]:
+        return self.value

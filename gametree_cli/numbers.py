@@ -1,0 +1,147 @@
+"""Numbers as the contract has them: integers, exact fractions, or decimals.
+
+Integers and ``"a/b"`` strings become ``int`` / ``fractions.Fraction`` so that
+arithmetic stays exact (an expectation of 7/3 is ``Fraction(7, 3)``); only a
+decimal in the input brings floats in, and Python's own promotion rules
+(``Fraction + float -> float``) keep them there.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+from typing import Union
+
+__all__ = [
+    "Number",
+    "Value",
+    "INF",
+    "NEG_INF",
+    "parse_number",
+    "normalize",
+    "format_number",
+    "format_value",
+    "number_to_json",
+    "value_to_json",
+    "is_exact",
+]
+
+Number = Union[int, Fraction, float]
+#: A node's value: a number, or a tuple of numbers (one per player) in n-player trees.
+Value = Union[Number, tuple[Number, ...]]
+
+INF = math.inf
+NEG_INF = -math.inf
+
+_FRACTION = re.compile(r"^\s*([-+]?\d+)\s*/\s*([-+]?\d+)\s*$")
+_INTEGER = re.compile(r"^\s*[-+]?\d+\s*$")
+_DECIMAL = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
+
+
+def normalize(number: Number) -> Number:
+    """Turn a whole-valued Fraction into an int, leave everything else alone."""
+    if type(number) is Fraction and number.denominator == 1:
+        return number.numerator
+    return number
+
+
+def parse_number(raw: object) -> Number:
+    """Read one number of a tree file.
+
+    Args:
+        raw: what the YAML/JSON parser produced: int, float, or a string such as
+            ``"7/3"``, ``"-2"`` or ``"0.25"``.
+
+    Returns:
+        ``int`` for integers, ``Fraction`` for exact non-integer fractions,
+        ``float`` for decimals.
+
+    Raises:
+        ValueError: with a user-facing message when ``raw`` is not a finite number.
+    """
+    if isinstance(raw, bool) or raw is None:
+        raise ValueError(f"{_show(raw)} is not a number")
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, float):
+        if not math.isfinite(raw):
+            raise ValueError(f"{_show(raw)} is not a finite number")
+        return raw
+    if isinstance(raw, Fraction):
+        return normalize(raw)
+    if isinstance(raw, str):
+        match = _FRACTION.match(raw)
+        if match:
+            denominator = int(match.group(2))
+            if denominator == 0:
+                raise ValueError(f"{_show(raw)} divides by zero")
+            return normalize(Fraction(int(match.group(1)), denominator))
+        if _INTEGER.match(raw):
+            return int(raw)
+        if _DECIMAL.match(raw):
+            return float(raw)
+        lowered = raw.strip().lower()
+        if lowered in {"inf", "+inf", "-inf", "infinity", "-infinity", "nan", ".inf", "-.inf", ".nan"}:
+            raise ValueError(f"{_show(raw)} is not a finite number")
+    raise ValueError(f"{_show(raw)} is not a number")
+
+
+def _show(raw: object) -> str:
+    if isinstance(raw, str):
+        return repr(raw)
+    if raw is None:
+        return "null"
+    if isinstance(raw, bool):
+        return "true" if raw else "false"
+    if isinstance(raw, (dict, list)):
+        return "a " + ("mapping" if isinstance(raw, dict) else "list")
+    return str(raw)
+
+
+def is_exact(number: Number) -> bool:
+    """True for int and Fraction (exact), False for float."""
+    return not isinstance(number, float)
+
+
+def format_number(number: Number | None) -> str:
+    """Human form: ``3``, ``7/3``, ``0.25``, ``inf``, ``-inf``."""
+    if number is None:
+        return "?"
+    if isinstance(number, float):
+        if math.isinf(number):
+            return "inf" if number > 0 else "-inf"
+        if number.is_integer() and abs(number) < 1e16:
+            return repr(number)
+        return repr(number)
+    if isinstance(number, Fraction):
+        if number.denominator == 1:
+            return str(number.numerator)
+        return f"{number.numerator}/{number.denominator}"
+    return str(number)
+
+
+def format_value(value: Value | None) -> str:
+    """Human form of a number or a payoff vector: ``(1, 2, 6)``."""
+    if isinstance(value, tuple):
+        return "(" + ", ".join(format_number(part) for part in value) + ")"
+    return format_number(value)
+
+
+def number_to_json(number: Number) -> int | float | str:
+    """JSON form: ints and floats as numbers, non-integer fractions as ``"a/b"``,
+    infinities as ``"inf"`` / ``"-inf"`` (contract section 3)."""
+    if isinstance(number, Fraction):
+        if number.denominator == 1:
+            return number.numerator
+        return f"{number.numerator}/{number.denominator}"
+    if isinstance(number, float) and math.isinf(number):
+        return "inf" if number > 0 else "-inf"
+    return number
+
+
+def value_to_json(value: Value) -> int | float | str | list[int | float | str]:
+    """JSON form of a number or a payoff vector (a list)."""
+    if isinstance(value, tuple):
+        return [number_to_json(part) for part in value]
+    return number_to_json(value)

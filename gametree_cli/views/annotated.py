@@ -1,0 +1,197 @@
+"""The annotated tree, as a course shows it: a view of one :class:`SearchRecord`.
+
+Every node shows its id, the move into it, its kind (▲ max, ▼ min, ○ chance,
+a player's name), its value and, for pruning searches, the alpha/beta it
+returned with; a node where a cut-off happened says why; pruned subtrees are
+drawn dim with a ✂ and no values; the principal variation is bold green.
+A big tree is cut to its top levels, with a note of what was left out.
+"""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.markup import escape
+from rich.text import Text
+from rich.tree import Tree as RichTree
+
+from ..model import CHANCE, LEAF, MAX, MIN, PLAYER, Tree
+from ..numbers import format_number, format_value
+from ..record import SearchRecord
+from .result_json import best_moves
+
+__all__ = ["annotated_tree", "summary_line", "render_result", "display_depth", "DEFAULT_MAX_NODES_SHOWN", "kind_label"]
+
+DEFAULT_MAX_NODES_SHOWN = 400
+
+KIND_STYLE = {MAX: "bold red", MIN: "bold blue", CHANCE: "bold cyan", PLAYER: "bold magenta", LEAF: ""}
+
+
+def kind_label(tree: Tree, node: int) -> Text:
+    """``▲ max`` / ``▼ min`` / ``○ chance`` / ``◆ P2`` for decision and chance nodes."""
+    kind = tree.kind[node]
+    if kind == MAX:
+        return Text("▲ max", style=KIND_STYLE[MAX])
+    if kind == MIN:
+        return Text("▼ min", style=KIND_STYLE[MIN])
+    if kind == CHANCE:
+        return Text("○ chance", style=KIND_STYLE[CHANCE])
+    if kind == PLAYER:
+        return Text(f"◆ {tree.player_name(node)}", style=KIND_STYLE[PLAYER])
+    return Text("")
+
+
+def display_depth(tree: Tree, max_nodes: int) -> int | None:
+    """The deepest level such that the levels down to it hold at most ``max_nodes``
+    nodes (at least 1); None when the whole tree fits."""
+    if len(tree) <= max_nodes:
+        return None
+    shown, depth = 1, 0
+    start, end = 0, 1
+    count = tree.count
+    while True:
+        size = sum(count[start:end])
+        if not size or shown + size > max_nodes:
+            return max(depth, 1)
+        shown += size
+        depth += 1
+        start, end = end, end + size
+
+
+def _label(record: SearchRecord, node: int, on_pv: bool, pruned: bool, blank: bool) -> Text:
+    tree = record.tree
+    text = Text()
+    if node and tree.moves.get(node) is not None:
+        text.append(f"{tree.move(node)} → ", style="dim" if pruned else "italic")
+    if tree.prob is not None and tree.prob[node] is not None:
+        text.append(f"[p={format_number(tree.prob[node])}] ", style="cyan")
+    text.append(tree.node_id(node), style="bold green" if on_pv else ("dim" if pruned else "bold"))
+    kind = kind_label(tree, node)
+    if kind:
+        text.append(" ")
+        text.append_text(kind)
+    value = record.values[node]
+    if blank:
+        if tree.count[node] == 0:
+            text.append(f"  {format_value(tree.value[node])}")
+        return text
+    if pruned:
+        return text
+    if value is not None:
+        text.append("  = ")
+        text.append(format_value(value), style="bold green" if on_pv else "bold")
+    if node in record.horizon:
+        text.append("  (eval at depth limit)", style="italic")
+    if record.alpha is not None and node in record.alpha and tree.count[node] and node not in record.horizon:
+        text.append(f"  [α={format_value(record.alpha[node])}, β={format_value(record.beta[node])}]", style="dim")  # type: ignore[index]
+    cut = record.cuts.get(node)
+    if cut is not None:
+        text.append(f"  ✂ cut: {cut.reason()}", style="yellow")
+    return text
+
+
+def annotated_tree(
+    record: SearchRecord,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES_SHOWN,
+    depth: int | None = None,
+    blank: bool = False,
+) -> RenderableType:
+    """The annotated tree as a rich renderable.
+
+    Args:
+        record: what the search found.
+        max_nodes: show only the top levels holding at most this many nodes.
+        depth: show exactly this many levels below the root (overrides max_nodes).
+        blank: structure and leaf values only (an exercise handout).
+    """
+    tree = record.tree
+    limit = depth if depth is not None else display_depth(tree, max_nodes)
+    pv = set(record.principal_variation()) | {0} if not blank else set()
+    pruned_roots = set(record.pruned)
+    values = record.values
+    first, count = tree.first, tree.count
+    root = RichTree(_label(record, 0, 0 in pv, False, blank), guide_style="dim")
+    hidden = 0
+    hidden_nodes = 0
+    # (node, rich parent, depth, inside a pruned subtree)
+    stack: list[tuple[int, RichTree, int, bool]] = []
+    for child in range(first[0] + count[0] - 1, first[0] - 1, -1):
+        stack.append((child, root, 1, False))
+    while stack:
+        node, holder, level, pruned = stack.pop()
+        pruned = pruned or node in pruned_roots or (not blank and values[node] is None)
+        label = _label(record, node, node in pv and not pruned, pruned, blank)
+        if node in pruned_roots and not blank:
+            label.append("  ✂ pruned", style="yellow dim")
+            label.stylize("dim")
+        elif pruned and not blank:
+            label.stylize("dim")
+        branch = holder.add(label)
+        n_children = count[node]
+        if not n_children:
+            continue
+        if limit is not None and level >= limit:
+            below = _subtree_size(tree, node) - 1
+            hidden += 1
+            hidden_nodes += below
+            branch.add(Text(f"… {below:,} more node{'s' if below != 1 else ''} below", style="dim italic"))
+            continue
+        start = first[node]
+        for child in range(start + n_children - 1, start - 1, -1):
+            stack.append((child, branch, level + 1, pruned))
+    if hidden:
+        note = Text(
+            f"(showing {limit} level{'s' if limit != 1 else ''} of the tree; {hidden_nodes:,} nodes below them left out: "
+            "use --show-depth N or --show-all to see more)",
+            style="dim italic",
+        )
+        return Group(root, note)
+    return root
+
+
+def _subtree_size(tree: Tree, node: int) -> int:
+    size = 0
+    stack = [node]
+    first, count = tree.first, tree.count
+    while stack:
+        current = stack.pop()
+        size += 1
+        n_children = count[current]
+        if n_children:
+            start = first[current]
+            stack.extend(range(start, start + n_children))
+    return size
+
+
+def summary_line(record: SearchRecord, exact: SearchRecord | None = None) -> Text:
+    """One line: value, best move(s), nodes visited, leaves evaluated, cut-offs."""
+    tree = record.tree
+    stats = record.stats
+    text = Text()
+    text.append(f"{record.algorithm}: ", style="bold")
+    text.append("value ")
+    text.append(format_value(record.value), style="bold green")
+    best = record.best_move()
+    if best is not None:
+        text.append(" · best move ")
+        text.append(escape(tree.move(best)), style="bold green")
+        equal = [child for child in best_moves(record, exact) if child != best]
+        if equal:
+            text.append(" (equally good: " + ", ".join(tree.move(child) for child in equal) + ")")
+    text.append(f" · nodes visited {stats.nodes_visited:,} · leaves evaluated {stats.leaves_evaluated:,}")
+    text.append(f" · cut-offs {stats.cutoffs:,}")
+    if record.pruned:
+        text.append(f" · pruned subtrees {len(record.pruned):,}")
+    if record.depth_limit is not None:
+        text.append(f" · depth limit {record.depth_limit}")
+    return text
+
+
+def render_result(record: SearchRecord, exact: SearchRecord | None = None, **options: object) -> RenderableType:
+    """Title, annotated tree and summary line together."""
+    parts: list[RenderableType] = []
+    if record.tree.title:
+        parts.append(Text(record.tree.title, style="bold underline"))
+    parts.append(annotated_tree(record, **options))  # type: ignore[arg-type]
+    parts.append(summary_line(record, exact))
+    return Group(*parts)

@@ -1,0 +1,137 @@
+"""The JSON result of contract section 3: a view of one :class:`SearchRecord`."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, TextIO
+
+from ..events import Event
+from ..model import KIND_NAMES, Tree
+from ..numbers import Value, format_value, number_to_json, value_to_json
+from ..record import SearchRecord
+
+__all__ = ["result_document", "event_document", "write_result", "best_moves"]
+
+
+def best_moves(record: SearchRecord, exact: SearchRecord | None = None) -> list[int]:
+    """Every root child as good as the chosen one, for the player at the root.
+
+    A pruning search only knows bounds for most root children, so the caller
+    passes ``exact``, the record of the algorithm's exhaustive counterpart,
+    when the search pruned anything.
+    """
+    source = exact or record
+    tree = record.tree
+    if tree.count[0] == 0:
+        return []
+    chosen = record.best_move()
+    if chosen is None:
+        return []
+    values = source.values
+    target = values[chosen]
+    if isinstance(target, tuple) and tree.player[0] >= 0:
+        who = tree.player[0]
+        return [child for child in tree.children(0) if values[child] is not None and values[child][who] == target[who]]  # type: ignore[index]
+    return [child for child in tree.children(0) if values[child] == target]
+
+
+def event_document(event: Event, tree: Tree) -> dict[str, Any]:
+    """One trace event as JSON (contract section 3, ``trace``)."""
+    document: dict[str, Any] = {"event": event.kind, "node": tree.node_id(event.node), "depth": event.depth}
+    if event.alpha is not None:
+        document["alpha"] = value_to_json(event.alpha)
+    if event.beta is not None:
+        document["beta"] = value_to_json(event.beta)
+    if event.value is not None:
+        document["value"] = value_to_json(event.value)
+    if event.detail:
+        for key, item in event.detail.items():
+            if key == "skipped":
+                document["skipped"] = [tree.node_id(node) for node in item]
+            elif key == "horizon":
+                if item:
+                    document["horizon"] = True
+            elif key in ("returns", "p", "bound_value", "lower", "upper"):
+                document[key] = value_to_json(item)
+            else:
+                document[key] = item if isinstance(item, (str, int, float, bool)) or item is None else str(item)
+    return document
+
+
+def result_document(
+    record: SearchRecord,
+    *,
+    events: Iterable[Event] | None = None,
+    exact: SearchRecord | None = None,
+) -> dict[str, Any]:
+    """The contract's JSON result, plus a few documented extra keys.
+
+    Extra keys: ``best_moves`` (every equally good root move), ``depth``,
+    ``options``, ``players``, and per node ``type``, ``alpha``/``beta`` (the
+    bounds it returned with), ``cut`` (why its remaining children were
+    skipped) and ``horizon`` (evaluated by ``eval`` at the depth limit).
+    """
+    tree = record.tree
+    ids = tree.ids()
+    values = record.values
+    best = record.best_move()
+    pv = record.principal_variation()
+    nodes: dict[str, dict[str, Any]] = {}
+    alpha, beta, cuts, horizon = record.alpha, record.beta, record.cuts, record.horizon
+    kind, player = tree.kind, tree.player
+    names = tree.players
+    for node in tree.preorder():
+        value = values[node]
+        entry: dict[str, Any] = {"visited": value is not None}
+        if value is not None:
+            entry["value"] = value_to_json(value)
+            if alpha is not None and node in alpha:
+                entry["alpha"] = number_to_json(alpha[node])  # type: ignore[arg-type]
+                entry["beta"] = number_to_json(beta[node])  # type: ignore[index, arg-type]
+        node_kind = kind[node]
+        entry["type"] = KIND_NAMES[node_kind] if node_kind != 4 else names[player[node]]
+        cut = cuts.get(node)
+        if cut is not None:
+            entry["cut"] = cut.reason()
+        if node in horizon:
+            entry["horizon"] = True
+        nodes[ids[node]] = entry
+    document: dict[str, Any] = {
+        "algorithm": record.algorithm,
+        "value": value_to_json(record.value) if record.value is not None else None,
+        "best_move": tree.move(best) if best is not None else None,
+        "best_moves": [tree.move(child) for child in best_moves(record, exact)],
+        "principal_variation": [tree.move(node) for node in pv],
+        "pruned": [ids[node] for node in record.pruned],
+        "visit_order": [ids[node] for node in record.visit_order()],
+        "nodes": nodes,
+        "stats": record.stats.as_dict(),
+        "depth": record.depth_limit,
+        "players": list(tree.players),
+    }
+    if record.options:
+        document["options"] = {key: _plain(item) for key, item in record.options.items()}
+    if events is not None:
+        document["trace"] = [event_document(event, tree) for event in events]
+    return document
+
+
+def _plain(item: Any) -> Any:
+    if isinstance(item, (str, int, bool)) or item is None:
+        return item
+    if isinstance(item, (list, tuple)):
+        return [_plain(part) for part in item]
+    try:
+        return value_to_json(item)
+    except (TypeError, AttributeError):
+        return str(item)
+
+
+def write_result(document: dict[str, Any], stream: TextIO) -> None:
+    """Write the JSON result as one object on ``stream``."""
+    json.dump(document, stream, ensure_ascii=False, indent=1)
+    stream.write("\n")
+
+
+def describe(value: Value | None) -> str:
+    return format_value(value)
