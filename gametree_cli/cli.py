@@ -21,6 +21,7 @@ from .errors import ExitCode, GameTreeError
 from .events import Event, Observer
 from .formats.loader import load_tree, parse_tree
 from .model import Tree
+from .numbers import Number, parse_number
 from .views.annotated import DEFAULT_MAX_NODES_SHOWN, render_result
 from .views.result_json import result_document, write_result
 from .views.trace import StreamingTrace
@@ -140,11 +141,20 @@ def solve_command(
     order: Annotated[Order, typer.Option("--order", help="Children order for pruning searches: given, best or worst.")] = Order.given,
     show_depth: Annotated[Optional[int], typer.Option("--show-depth", help="Draw this many levels of the tree.")] = None,
     show_all: Annotated[bool, typer.Option("--show-all", help="Draw the whole tree, however big.")] = False,
+    ties: Annotated[Optional[str], typer.Option("--ties", help="max-n tie rule: left (default), right, paranoid or altruistic.")] = None,
+    constant_sum: Annotated[Optional[str], typer.Option("--sum", help="Constant sum of leaf vectors for shallow pruning (overrides the file's sum).")] = None,
+    bounds: Annotated[Optional[tuple[str, str]], typer.Option("--bounds", help="Lowest and highest leaf value for star1 (overrides the file's bounds).")] = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", help="Refuse trees with more nodes than this (default 50,000,000).")] = None,
 ) -> None:
     """Solve a tree and show the annotated tree, the trace, or the JSON result."""
     tree = read_tree(tree_file, tree_text, max_nodes)
     options = Options(depth=depth, variant=variant.value, strict=strict, order=order.value)
+    if ties is not None:
+        options.extra["ties"] = ties
+    if constant_sum is not None:
+        options.extra["sum"] = parse_option_number("--sum", constant_sum)
+    if bounds is not None:
+        options.extra["bounds"] = (parse_option_number("--bounds", bounds[0]), parse_option_number("--bounds", bounds[1]))
     events: list[Event] | None = None
     observer: Observer | None = None
     if trace and output is OutputFormat.json:
@@ -163,6 +173,18 @@ def solve_command(
         console.print()
     shown = {"max_nodes": len(tree) if show_all else DEFAULT_MAX_NODES_SHOWN, "depth": show_depth}
     console.print(render_result(record, exact, **shown))
+
+
+def parse_option_number(option: str, text: str) -> Number:
+    """A number given on the command line (``7``, ``1/3``, ``0.5``)."""
+    try:
+        return parse_number(text)
+    except ValueError as error:
+        raise GameTreeError(f"{option}: {error}") from None
+
+
+# Further commands live in modules of their own and register on `app` when imported.
+# (one import per command module; keep this block at the end of the file)
 
 
 def main() -> None:

@@ -21,15 +21,29 @@ from ..model import Source, Tree
 from .document import DEFAULT_MAX_NODES, build_tree
 from .locate import Locator, deep_call, json_locator, yaml_locator
 
-__all__ = ["load_tree", "parse_tree", "read_document", "register_format", "FORMATS", "format_for"]
+__all__ = [
+    "load_tree",
+    "parse_tree",
+    "read_document",
+    "register_format",
+    "format_for",
+    "write_atomically",
+    "FORMATS",
+    "TREE_READERS",
+    "TREE_WRITERS",
+]
 
 #: A document reader: (text, file name) -> (plain document, locator).
 DocumentReader = Callable[[str, str], tuple[Any, Locator | None]]
 #: A tree reader for formats that bypass plain documents (binary): (path, name) -> Tree.
 TreeReader = Callable[[Path, str], Tree]
 
+#: A tree writer: (tree, path) -> None; writes the file (atomically, see write_atomically).
+TreeWriter = Callable[[Tree, Path], None]
+
 FORMATS: dict[str, DocumentReader] = {}
 TREE_READERS: dict[str, TreeReader] = {}
+TREE_WRITERS: dict[str, TreeWriter] = {}
 EXTENSIONS: dict[str, str] = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
 
 
@@ -39,12 +53,15 @@ def register_format(
     *,
     document_reader: DocumentReader | None = None,
     tree_reader: TreeReader | None = None,
+    tree_writer: TreeWriter | None = None,
 ) -> None:
-    """Let a format module plug in a reader for its file extensions."""
+    """Let a format module plug in a reader (and writer) for its file extensions."""
     if document_reader is not None:
         FORMATS[name] = document_reader
     if tree_reader is not None:
         TREE_READERS[name] = tree_reader
+    if tree_writer is not None:
+        TREE_WRITERS[name] = tree_writer
     for extension in extensions:
         EXTENSIONS[extension.lower()] = name
 
@@ -157,3 +174,41 @@ def load_tree(
     except OSError as error:
         raise TreeFormatError(f"cannot read: {error.strerror}", file=name) from None
     return parse_tree(text, name=name, fmt=fmt, max_nodes=max_nodes)
+
+
+def write_atomically(path: str | os.PathLike[str], data: str | bytes, *, force: bool = False,
+                     protect: tuple[str | os.PathLike[str], ...] = ()) -> None:
+    """Write a file so that a crash never leaves it half-written.
+
+    Writes a temporary file beside ``path`` and renames it into place. Refuses
+    to replace an existing file unless ``force``, and never replaces any file
+    in ``protect`` (the inputs of the command), so nothing a user gave is lost.
+
+    Raises:
+        GameTreeError: the file exists (without ``force``), is an input, or cannot be written.
+    """
+    import tempfile
+
+    from ..errors import GameTreeError
+
+    target = Path(path)
+    for given in protect:
+        try:
+            if Path(given).exists() and target.exists() and target.resolve() == Path(given).resolve():
+                raise GameTreeError("refusing to overwrite an input file", file=os.fspath(path))
+        except OSError:
+            continue
+    if target.exists() and not force:
+        raise GameTreeError("already exists (use --force to replace it)", file=os.fspath(path))
+    directory = target.parent if str(target.parent) else Path(".")
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data.encode("utf-8") if isinstance(data, str) else data)
+        os.replace(temporary, target)
+    except OSError as error:
+        try:
+            os.unlink(temporary)
+        except (OSError, UnboundLocalError):
+            pass
+        raise GameTreeError(f"cannot write: {error.strerror}", file=os.fspath(path)) from None
