@@ -222,9 +222,6 @@ class _Builder:
             value: Value | None = None
 
             if isinstance(raw, dict):
-                for key in raw:
-                    if key not in NODE_KEYS:
-                        raise self.fail(node, f"unknown key {str(key)!r} (known: {', '.join(sorted(NODE_KEYS))})")
                 if "id" in raw:
                     name = raw["id"]
                     if isinstance(name, bool) or not isinstance(name, (str, int)) or name == "":
@@ -237,6 +234,9 @@ class _Builder:
                         raise self.fail(node, f"duplicate id {name!r}{where}")
                     id_owner[name] = node
                     self.explicit[node] = name
+                for key in raw:
+                    if key not in NODE_KEYS:
+                        raise self.fail(node, f"unknown key {str(key)!r} (known: {', '.join(sorted(NODE_KEYS))})")
                 if "move" in raw and raw["move"] is not None:
                     moves[node] = str(raw["move"])
                 if "p" in raw and (node == 0 or kinds[parent[node]] != CHANCE):

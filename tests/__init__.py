@@ -1,0 +1,1 @@
+"""gametree test suite."""
