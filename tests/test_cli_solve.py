@@ -1,0 +1,162 @@
+"""`gametree solve` end to end: text, trace (EN/ES), JSON, errors; CliRunner and a real process."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gametree_cli import load_tree, solve
+from gametree_cli.cli import app
+from gametree_cli.views.trace import StreamingTrace
+
+from .conftest import TREES
+
+AIMA = str(TREES / "aima-5-2.yaml")
+COURSE = str(TREES / "course.yaml")
+
+
+def collapse(text: str) -> list[str]:
+    return [" ".join(line.split()) for line in text.splitlines()]
+
+
+def test_spanish_trace_matches_the_course_notes(runner) -> None:
+    result = runner.invoke(app, ["solve", COURSE, "--algo", "alphabeta", "--trace", "--lang", "es"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    expected = [
+        "Invocacion maxValue(A, alfa=-inf, beta=inf):",
+        ". Invocacion minValue(B, alfa=-inf, beta=inf):",
+        ".. Nodo hoja B.1 con valor 3",
+        ".. Nodo hoja B.2 con valor 12",
+        ".. Invocacion maxValue(B3, alfa=-inf, beta=3):",
+        "... Nodo hoja B3.1 con valor 8",
+        "... PODA en maxValue de B3 porque v=8 >= beta=3 -> le asigna valor 8",
+        ".. minValue de B asigna valor 3",
+        ". Invocacion minValue(C, alfa=3, beta=inf):",
+        ".. Nodo hoja C.1 con valor 2",
+        ".. PODA en minValue de C porque v=2 <= alfa=3 -> le asigna valor 2",
+        ". Invocacion minValue(D, alfa=3, beta=inf):",
+        ".. Nodo hoja D.1 con valor 14",
+        ".. Nodo hoja D.2 con valor 5",
+        ".. Nodo hoja D.3 con valor 1",
+        ".. PODA en minValue de D porque v=1 <= alfa=3 -> le asigna valor 1",
+        ". maxValue de A asigna valor 3",
+    ]
+    assert lines[: len(expected)] == expected
+
+
+def test_english_trace_is_the_default(runner) -> None:
+    result = runner.invoke(app, ["solve", AIMA, "--trace"])
+    assert result.exit_code == 0, result.output
+    lines = collapse(result.stdout)
+    assert lines[0] == "call maxValue(A, alpha=-inf, beta=inf)"
+    assert "cut in minValue of C: v=2 <= alpha=3 -> returns 2" in lines
+    assert "maxValue of A returns 3" in lines
+    assert any(line.startswith("alphabeta: value 3") for line in lines)  # the summary follows
+
+
+def test_trace_is_streamed_while_the_search_runs() -> None:
+    class Stop(Exception):
+        pass
+
+    class FailingStream(io.StringIO):
+        def write(self, text: str) -> int:
+            raise Stop(text)
+
+    tree = load_tree(AIMA)
+    with pytest.raises(Stop, match="call maxValue"):
+        solve(tree, "alphabeta", observer=StreamingTrace(tree, FailingStream()))
+
+
+def test_json_trace_events(runner) -> None:
+    result = runner.invoke(app, ["solve", AIMA, "--algo", "alphabeta", "--trace", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    trace = document["trace"]
+    assert trace[0] == {"event": "call", "node": "A", "depth": 0, "alpha": "-inf", "beta": "inf"}
+    cuts = [(event["node"], event["value"]) for event in trace if event["event"] == "cut"]
+    assert cuts == [("C", 2), ("D", 2)]
+    assert {event["event"] for event in trace} == {"call", "leaf", "cut", "return"}
+    assert [event["node"] for event in trace if event["event"] in ("call", "leaf")] == document["visit_order"]
+
+
+def test_json_is_the_contract_result(runner) -> None:
+    result = runner.invoke(app, ["solve", "--tree", "[[3,12,8],[2,4,6],[14,5,2]]", "--algo", "minimax", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["algorithm"] == "minimax" and document["value"] == 3
+    assert document["best_move"] == "1" and document["principal_variation"] == ["1", "1.1"]
+    assert document["pruned"] == [] and len(document["nodes"]) == 13
+    assert document["stats"] == {"nodes_visited": 13, "leaves_evaluated": 9, "cutoffs": 0}
+
+
+def test_annotated_tree_marks_pruning_and_summary(runner) -> None:
+    result = runner.invoke(app, ["solve", AIMA])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "A ▲ max = 3" in " ".join(out.split()) or "A ▲ max  = 3" in out
+    assert "✂ cut: v=2 <= alpha=3" in out
+    assert "C.2  ✂ pruned" in out
+    assert "C.2  =" not in out  # pruned nodes get no value
+    assert "alphabeta: value 3 · best move a1 · nodes visited 11 · leaves evaluated 7 · cut-offs 2" in out
+    assert "\x1b[" not in out  # plain text when not a terminal
+
+
+def test_big_tree_is_not_dumped_whole(runner) -> None:
+    raw = [[[[[1, 2], [3, 4]]] * 4] * 5] * 6
+    result = runner.invoke(app, ["solve", "--tree", json.dumps(raw), "--algo", "minimax"])
+    assert result.exit_code == 0, result.output
+    assert "more nodes below" in result.stdout and "--show-depth" in result.stdout
+    full = runner.invoke(app, ["solve", "--tree", json.dumps(raw), "--algo", "minimax", "--show-all"])
+    assert "more nodes below" not in full.stdout
+    assert len(full.stdout.splitlines()) > len(result.stdout.splitlines())
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["solve", AIMA, "--algo", "nosuch"], "unknown algorithm 'nosuch'"),
+        (["solve", AIMA, "--nosuch"], "No such option"),
+        (["solve"], "no tree given"),
+        (["solve", AIMA, "--tree", "[1]"], "either a TREE file or --tree"),
+        (["solve", "--tree", "[[1, [2, 3]"], "invalid"),
+        (["solve", AIMA, "--depth", "-1"], "--depth must be 0 or more"),
+    ],
+)
+def test_usage_errors_exit_2(runner, args, words) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert words in result.output
+    assert "Traceback" not in result.output
+
+
+def gametree_command() -> list[str]:
+    script = Path(sys.executable).with_name("gametree")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "gametree_cli"]
+
+
+def test_installed_command_runs_as_a_real_process(tmp_path: Path) -> None:
+    env = {**os.environ, "NO_COLOR": "1"}
+    done = subprocess.run(gametree_command() + ["solve", AIMA, "--format", "json"], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["pruned"] == ["C.2", "C.3"]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("root:\n  children:\n    - {id: X}\n")
+    done = subprocess.run(gametree_command() + ["solve", str(bad)], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"{bad}:3:7: node X: leaf without a value (give value, or children)"
+    piped = subprocess.run(gametree_command() + ["solve", COURSE], capture_output=True, text=True, env=env, timeout=60)
+    assert piped.returncode == 0 and "\x1b[" not in piped.stdout and "B3" in piped.stdout
+
+
+def test_python_api_is_usable_without_the_cli() -> None:
+    from gametree_cli import load_tree as load, solve as run
+
+    record = run(load(AIMA), "alphabeta")
+    assert record.value == 3 and record.tree.move(record.best_move()) == "a1"

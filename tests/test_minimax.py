@@ -1,0 +1,273 @@
+"""Minimax and alpha-beta: textbook answers, and agreement with an independent
+recursive implementation (written here, over the raw nested lists) on random trees."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gametree_cli import load_tree, parse_tree, solve
+from gametree_cli.events import Recorder
+from gametree_cli.views.result_json import result_document
+
+from .conftest import TREES
+
+# -- an independent implementation, straight from the textbook --------------------
+
+
+def reference_minimax(node, is_max=True):
+    if not isinstance(node, list):
+        return node
+    values = [reference_minimax(child, not is_max) for child in node]
+    return max(values) if is_max else min(values)
+
+
+def reference_alphabeta(node, path="root", is_max=True, alpha=-math.inf, beta=math.inf, log=None, *,
+                        variant="soft", strict=False):
+    """AIMA's ALPHA-BETA (fail-soft) or the fail-hard course form; logs visits and prunes.
+
+    Ids follow the contract's default rule for an unnamed root ("1", "1.2", ...).
+    """
+    log["visit"].append(path)
+    if not isinstance(node, list):
+        log["values"][path] = node
+        return node
+    prefix = "" if path == "root" else path + "."
+    if variant == "soft":
+        v = -math.inf if is_max else math.inf
+        for index, child in enumerate(node):
+            result = reference_alphabeta(child, f"{prefix}{index + 1}", not is_max, alpha, beta, log,
+                                         variant=variant, strict=strict)
+            if is_max:
+                v = max(v, result)
+                if (v > beta) if strict else (v >= beta):
+                    log["cuts"] += 1
+                    log["pruned"] += [f"{prefix}{later + 1}" for later in range(index + 1, len(node))]
+                    break
+                alpha = max(alpha, v)
+            else:
+                v = min(v, result)
+                if (v < alpha) if strict else (v <= alpha):
+                    log["cuts"] += 1
+                    log["pruned"] += [f"{prefix}{later + 1}" for later in range(index + 1, len(node))]
+                    break
+                beta = min(beta, v)
+        log["values"][path] = v
+        return v
+    for index, child in enumerate(node):
+        result = reference_alphabeta(child, f"{prefix}{index + 1}", not is_max, alpha, beta, log,
+                                     variant=variant, strict=strict)
+        if is_max:
+            alpha = max(alpha, result)
+            if (alpha > beta) if strict else (alpha >= beta):
+                log["cuts"] += 1
+                log["pruned"] += [f"{prefix}{later + 1}" for later in range(index + 1, len(node))]
+                log["values"][path] = beta
+                return beta
+        else:
+            beta = min(beta, result)
+            if (beta < alpha) if strict else (beta <= alpha):
+                log["cuts"] += 1
+                log["pruned"] += [f"{prefix}{later + 1}" for later in range(index + 1, len(node))]
+                log["values"][path] = alpha
+                return alpha
+    value = alpha if is_max else beta
+    log["values"][path] = value
+    return value
+
+
+def count_nodes(node) -> int:
+    return 1 + sum(count_nodes(child) for child in node) if isinstance(node, list) else 1
+
+
+def game_trees(max_leaves: int = 40):
+    """Random compact trees: nested lists of small integers (many ties)."""
+    leaf = st.integers(min_value=-9, max_value=9)
+    return st.recursive(leaf, lambda children: st.lists(children, min_size=1, max_size=4), max_leaves=max_leaves)
+
+
+# -- textbook answers -------------------------------------------------------------
+
+
+def test_aima_figure_5_2_alphabeta_matches_contract_example() -> None:
+    record = solve(load_tree(TREES / "aima-5-2.yaml"), "alphabeta")
+    document = result_document(record)
+    assert document["value"] == 3 and document["best_move"] == "a1"
+    assert document["principal_variation"] == ["a1", "B.1"]
+    assert document["pruned"] == ["C.2", "C.3"]
+    assert document["visit_order"] == ["A", "B", "B.1", "B.2", "B.3", "C", "C.1", "D", "D.1", "D.2", "D.3"]
+    assert document["stats"] == {"nodes_visited": 11, "leaves_evaluated": 7, "cutoffs": 2}
+    assert document["nodes"]["C.2"] == {"visited": False, "type": "leaf"}
+    assert document["nodes"]["C"]["cut"] == "v=2 <= alpha=3"
+    assert document["nodes"]["B"]["alpha"] == "-inf" and document["nodes"]["B"]["beta"] == 3
+
+
+def test_aima_minimax_values() -> None:
+    record = solve(load_tree(TREES / "aima-5-2.yaml"), "minimax")
+    tree = record.tree
+    assert {tree.node_id(n): record.values[n] for n in range(4)} == {"A": 3, "B": 3, "C": 2, "D": 2}
+    assert record.pruned == [] and record.stats.nodes_visited == 13 and record.stats.leaves_evaluated == 9
+
+
+def test_course_example_prunes_inside_b3() -> None:
+    record = solve(load_tree(TREES / "course.yaml"), "alphabeta")
+    document = result_document(record)
+    assert document["value"] == 3
+    assert document["pruned"] == ["B3.2", "B3.3", "C.2", "C.3"]
+    assert document["nodes"]["B3"]["value"] == 8 and document["nodes"]["B3"]["cut"] == "v=8 >= beta=3"
+    assert document["nodes"]["D"]["value"] == 1
+    assert document["stats"] == {"nodes_visited": 12, "leaves_evaluated": 7, "cutoffs": 3}
+
+
+def test_hard_variant_returns_the_bounds() -> None:
+    record = solve(load_tree(TREES / "course.yaml"), "alphabeta", variant="hard")
+    tree = record.tree
+    values = {tree.node_id(n): record.values[n] for n in range(len(tree)) if record.values[n] is not None}
+    assert values["A"] == 3
+    assert values["B3"] == 3  # returns beta on the cut, not v=8
+    assert values["C"] == 3 and values["D"] == 3  # fail low: return alpha
+    assert record.cuts[tree.index("B3")].reason() == "alpha=8 >= beta=3"
+
+
+def test_strict_prunes_only_on_strict_inequality() -> None:
+    tree = parse_tree("[[3, 5], [3, 9], [2, 7]]")
+    assert result_document(solve(tree, "alphabeta"))["pruned"] == ["2.2", "3.2"]
+    assert result_document(solve(tree, "alphabeta", strict=True))["pruned"] == ["3.2"]
+
+
+def test_depth_limited_search_uses_eval() -> None:
+    tree = load_tree(TREES / "depth-limited.yaml")
+    full = solve(tree, "minimax")
+    assert full.value == 7 and tree.move(full.best_move()) == "left"
+    for algorithm in ("minimax", "alphabeta"):
+        limited = solve(tree, algorithm, depth=2)
+        document = result_document(limited)
+        assert limited.value == 5 and document["best_move"] == "right", algorithm
+        assert all(name not in document["visit_order"] for name in ("L1.1", "R2.2"))
+        assert document["nodes"]["L1"]["horizon"] is True
+        assert "L1.1" not in document["pruned"]
+    assert solve(tree, "minimax", depth=2).stats.leaves_evaluated == 4
+    assert solve(tree, "minimax", depth=0).value == 0
+
+
+def test_max_only_tree_is_single_agent_search() -> None:
+    record = solve(load_tree(TREES / "max-only.yaml"), "minimax")
+    assert record.value == 9
+    assert [record.tree.move(n) for n in record.principal_variation()] == ["south", "forest", "forest.2"]
+
+
+def test_ties_keep_the_first_child_and_best_moves_lists_all() -> None:
+    tree = parse_tree("[[3, 4], [5, 3], [1, 9], [3, 3]]")
+    for algorithm in ("minimax", "alphabeta"):
+        from gametree_cli.algorithms import exact_record
+
+        record = solve(tree, algorithm)
+        document = result_document(record, exact=exact_record(record))
+        assert document["best_move"] == "1", algorithm
+        assert document["best_moves"] == ["1", "2", "4"], algorithm
+
+
+def test_fractions_stay_exact() -> None:
+    record = solve(parse_tree('[["7/3", "5/2"], ["1/3"]]'), "alphabeta")
+    assert result_document(record)["value"] == "7/3"
+
+
+def test_root_leaf() -> None:
+    document = result_document(solve(parse_tree("4"), "alphabeta"))
+    assert document["value"] == 4 and document["best_move"] is None and document["principal_variation"] == []
+
+
+def test_deep_chain_solves_without_recursion(tmp_path: Path) -> None:
+    depth = 100_000
+    path = tmp_path / "chain.json"
+    path.write_text('{"root": ' + '{"children": [' * depth + "[5, 6]" + "]}" * depth + "}")
+    tree = load_tree(path)
+    assert solve(tree, "minimax").value == solve(tree, "alphabeta").value == (5 if depth % 2 else 6)
+    recorder = Recorder()
+    solve(tree, "alphabeta", observer=recorder)
+    assert sum(event.kind == "call" for event in recorder.events) == depth + 1
+
+
+# -- properties on random trees ------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(game_trees())
+def test_alphabeta_agrees_with_reference(raw) -> None:
+    tree = parse_tree(json.dumps(raw))
+    assert solve(tree, "minimax").value == reference_minimax(raw)
+    for variant in ("soft", "hard"):
+        for strict in (False, True):
+            log = {"visit": [], "pruned": [], "values": {}, "cuts": 0}
+            expected = reference_alphabeta(raw, log=log, variant=variant, strict=strict)
+            record = solve(tree, "alphabeta", variant=variant, strict=strict)
+            document = result_document(record)
+            assert record.value == expected == reference_minimax(raw)
+            assert document["visit_order"] == log["visit"]
+            assert document["pruned"] == log["pruned"]
+            assert document["stats"]["cutoffs"] == log["cuts"]
+            assert {name: entry["value"] for name, entry in document["nodes"].items() if entry["visited"]} == log["values"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(game_trees())
+def test_visited_and_pruned_cover_the_tree_exactly_once(raw) -> None:
+    tree = parse_tree(json.dumps(raw))
+    record = solve(tree, "alphabeta")
+    covered = list(record.visit_order())
+    for node in record.pruned:
+        assert record.values[node] is None
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            covered.append(current)
+            stack.extend(tree.children(current))
+    assert sorted(covered) == list(range(len(tree)))
+
+
+@settings(max_examples=100, deadline=None)
+@given(game_trees())
+def test_minimax_walk_with_events_agrees_with_sweep(raw) -> None:
+    tree = parse_tree(json.dumps(raw))
+    recorder = Recorder()
+    walked = solve(tree, "minimax", observer=recorder)
+    swept = solve(tree, "minimax")
+    assert walked.values == swept.values
+    assert [event.node for event in recorder.events if event.kind in ("call", "leaf")] == swept.visit_order()
+
+
+def perfectly_ordered(branching: int, depth: int, start: int = 0, is_max: bool = True):
+    """A uniform tree with distinct leaves whose first child is always the best one."""
+    import random
+
+    rng = random.Random(branching * 100 + depth)
+
+    def build(level: int, maximizing: bool):
+        if level == depth:
+            return rng.random()
+        children = [build(level + 1, not maximizing) for _ in range(branching)]
+        children.sort(key=reference_minimax_float(not maximizing), reverse=maximizing)
+        return children
+
+    return build(0, is_max)
+
+
+def reference_minimax_float(is_max):
+    def key(node):
+        return reference_minimax(node, is_max)
+
+    return key
+
+
+@pytest.mark.parametrize("branching, depth", [(2, 1), (2, 4), (3, 3), (3, 4), (4, 5), (5, 2), (2, 7)])
+def test_knuth_moore_minimal_tree_on_perfect_ordering(branching: int, depth: int) -> None:
+    raw = perfectly_ordered(branching, depth)
+    record = solve(parse_tree(json.dumps(raw)), "alphabeta")
+    expected = branching ** math.ceil(depth / 2) + branching ** math.floor(depth / 2) - 1
+    assert record.stats.leaves_evaluated == expected
+    assert record.value == reference_minimax(raw)
