@@ -271,3 +271,47 @@ def test_knuth_moore_minimal_tree_on_perfect_ordering(branching: int, depth: int
     expected = branching ** math.ceil(depth / 2) + branching ** math.floor(depth / 2) - 1
     assert record.stats.leaves_evaluated == expected
     assert record.value == reference_minimax(raw)
+
+
+# -- typed trees with evals, under depth limits ------------------------------------
+
+
+def typed_trees():
+    """Random mapping trees: some nodes typed max/min (repeats allowed), each inner node an eval."""
+    leaf = st.builds(lambda value: {"value": value}, st.integers(-9, 9))
+
+    def inner(children):
+        return st.builds(
+            lambda kids, kind, heuristic: {"children": kids, "eval": heuristic, **({"type": kind} if kind else {})},
+            st.lists(children, min_size=1, max_size=3),
+            st.sampled_from([None, None, "max", "min"]),
+            st.integers(-9, 9),
+        )
+
+    return st.recursive(leaf, inner, max_leaves=25)
+
+
+def reference_depth_minimax(node, depth_left, inherited_max=None):
+    """Minimax with the contract's alternation rule and a depth limit, written independently."""
+    if "children" not in node:
+        return node["value"]
+    if node.get("type"):
+        is_max = node["type"] == "max"
+    else:
+        is_max = True if inherited_max is None else not inherited_max
+    if depth_left == 0:
+        return node["eval"]
+    values = [reference_depth_minimax(child, None if depth_left is None else depth_left - 1, is_max)
+              for child in node["children"]]
+    return max(values) if is_max else min(values)
+
+
+@settings(max_examples=150, deadline=None)
+@given(typed_trees(), st.sampled_from([None, 0, 1, 2, 3]))
+def test_typed_trees_under_depth_limits(raw, depth) -> None:
+    tree = parse_tree(json.dumps({"root": raw}))
+    expected = reference_depth_minimax(raw, depth)
+    assert solve(tree, "minimax", depth=depth).value == expected
+    for variant in ("soft", "hard"):
+        assert solve(tree, "alphabeta", depth=depth, variant=variant).value == expected
+    assert solve(tree, "minimax", depth=depth, observer=Recorder()).value == expected
