@@ -1,0 +1,463 @@
+"""A :class:`Tree` back to a tree document, and documents to YAML, JSON and compact text.
+
+``tree_to_document`` is the inverse of :func:`~gametree_cli.formats.document.build_tree`:
+building the document it returns gives the same tree again (same ids, moves,
+kinds, probabilities, evals and exact values). It writes only what the
+contract's defaults do not already imply, so a file converted to YAML reads
+like one a person wrote: no ``type`` where levels alternate, no ``p`` where a
+chance node's children are equally likely, bare numbers for unnamed leaves and
+nested lists for plain subtrees.
+
+The text writers are iterative (no recursion, so a 100,000-deep chain is
+written like any other tree) and keep the indentation bounded: below a fixed
+nesting depth a subtree is written on one line in flow style, which YAML
+and JSON read alike.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from fractions import Fraction
+from typing import Any, Callable
+
+from ..errors import GameTreeError
+from ..model import CHANCE, LEAF, MAX, MIN, PLAYER, Tree
+from ..numbers import Number, Value
+from .document import NODE_KEYS
+
+__all__ = [
+    "tree_to_document",
+    "document_to_yaml",
+    "document_to_json",
+    "compact_document",
+    "yaml_text",
+    "json_text",
+    "compact_text",
+    "efg_text",
+    "TEXT_WRITERS",
+]
+
+#: Nesting depth (of mappings and lists) written in block style; deeper parts go on one line.
+BLOCK_DEPTH = 40
+_STRUCTURAL = frozenset({"id", "move", "type", "player", "children", "value", "eval", "p"})
+_EXTRA_KEYS = NODE_KEYS - _STRUCTURAL
+
+
+# -- tree -> document -----------------------------------------------------------
+
+
+def number_to_document(number: Number) -> int | float | str:
+    """A number as a document holds it: int, float (a decimal input), or ``"a/b"``."""
+    if isinstance(number, Fraction):
+        if number.denominator == 1:
+            return number.numerator
+        return f"{number.numerator}/{number.denominator}"
+    return number
+
+
+def value_to_document(value: Value) -> Any:
+    """A number, or a payoff vector as a list."""
+    if isinstance(value, tuple):
+        return [number_to_document(part) for part in value]
+    return number_to_document(value)
+
+
+def tree_to_document(tree: Tree) -> dict[str, Any]:
+    """The tree as a plain document (contract section 1) that builds the same tree again.
+
+    Keeps the title, players, ``sum``, ``bounds``, explicit ids, moves,
+    probabilities, evals and exact values; the file's comments and
+    ``description`` are not part of a :class:`Tree` and are not kept.
+    """
+    document: dict[str, Any] = {}
+    if tree.title is not None:
+        document["title"] = tree.title
+    if tuple(tree.players) != ("MAX", "MIN"):
+        document["players"] = list(tree.players)
+    if tree.total is not None:
+        document["sum"] = number_to_document(tree.total)
+    if tree.bounds is not None:
+        document["bounds"] = [number_to_document(tree.bounds[0]), number_to_document(tree.bounds[1])]
+    document["root"] = _nodes(tree)
+    return document
+
+
+def _implicit_uniform(tree: Tree, node: int) -> bool:
+    """True when a chance node's children are exactly equally likely (``p`` may be left out)."""
+    assert tree.prob is not None
+    n_children = tree.count[node]
+    share = Fraction(1, n_children)
+    for child in tree.children(node):
+        p = tree.prob[child]
+        if isinstance(p, float) or p != share:
+            return False
+    return True
+
+
+def _nodes(tree: Tree) -> Any:
+    """Every node's document form, children before parents (no recursion)."""
+    size = len(tree)
+    kind, first, count, player = tree.kind, tree.first, tree.count, tree.player
+    nplayer = tree.is_nplayer
+    n_players = len(tree.players)
+    # Forward sweep: the nearest decision ancestor-or-self of each node, and
+    # whether each child must carry its p.
+    decider = [-1] * size
+    needs_p = bytearray(size)
+    for node in range(size):
+        node_kind = kind[node]
+        if node_kind == MAX or node_kind == MIN:
+            decider[node] = node_kind
+        elif node_kind == PLAYER:
+            decider[node] = player[node]
+        n_children = count[node]
+        if not n_children:
+            continue
+        start = first[node]
+        inherited = decider[node]
+        for child in range(start, start + n_children):
+            decider[child] = inherited
+        if node_kind == CHANCE and not _implicit_uniform(tree, node):
+            for child in range(start, start + n_children):
+                needs_p[child] = 1
+    # An untyped inner node alternates from its parent's entry in `decider`.
+    parents = tree.parents()
+    built: list[Any] = [None] * size
+    explicit, moves, evals, extra, values = tree.explicit_ids, tree.moves, tree.evals, tree.extra, tree.value
+    prob = tree.prob
+    for node in range(size - 1, -1, -1):
+        entry: dict[str, Any] = {}
+        name = explicit.get(node)
+        if name is not None:
+            entry["id"] = name
+        move = moves.get(node)
+        if move is not None:
+            entry["move"] = move
+        if needs_p[node]:
+            assert prob is not None
+            entry["p"] = number_to_document(prob[node])  # type: ignore[arg-type]
+        node_kind = kind[node]
+        n_children = count[node]
+        if node_kind == LEAF:
+            value = value_to_document(values[node])  # type: ignore[arg-type]
+            if not entry:
+                built[node] = value
+            else:
+                entry["value"] = value
+                built[node] = entry
+            continue
+        up = parents[node]
+        inherited = decider[up] if up >= 0 else -1
+        implied = True
+        if node == 0 and not nplayer and node_kind != CHANCE and (entry or node in evals or node in extra):
+            implied = False  # a root written as a mapping says what it is, as people write it
+            entry["type"] = "max" if node_kind == MAX else "min"
+        elif node_kind == CHANCE:
+            entry["type"] = "chance"
+            implied = False
+        elif nplayer:
+            expected = 0 if inherited < 0 else (inherited + 1) % n_players
+            if player[node] != expected:
+                entry["player"] = tree.players[player[node]]
+                implied = False
+        else:
+            expected_kind = MIN if inherited == MAX else MAX
+            if node_kind != expected_kind:
+                entry["type"] = "max" if node_kind == MAX else "min"
+                implied = False
+        if node in evals:
+            entry["eval"] = value_to_document(evals[node])
+        for key, item in extra.get(node, {}).items():
+            if key in _EXTRA_KEYS and item is not None:
+                entry[key] = number_to_document(item) if isinstance(item, (int, float, Fraction)) and not isinstance(item, bool) else item
+        start = first[node]
+        children = built[start : start + n_children]
+        for child in range(start, start + n_children):
+            built[child] = None
+        if not entry and implied and not nplayer:
+            built[node] = children  # a compact subtree: a bare nested list
+        else:
+            entry["children"] = children
+            built[node] = entry
+    return built[0]
+
+
+def compact_document(tree: Tree) -> Any:
+    """The tree as the contract's compact form (a nested list), or an error saying why not.
+
+    Raises:
+        GameTreeError: the tree holds something a nested list cannot: a title,
+            player names, ids, moves, evals, chance nodes, more than two
+            players, or a node that does not alternate.
+    """
+    def refuse(why: str) -> GameTreeError:
+        return GameTreeError(f"the compact form (a nested list) cannot keep {why}; convert to YAML or JSON instead",
+                             file=tree.source.name if tree.source else None)
+
+    if tree.is_nplayer:
+        raise refuse(f"a {len(tree.players)}-player tree")
+    if tuple(tree.players) != ("MAX", "MIN"):
+        raise refuse(f"the player names {', '.join(tree.players)}")
+    if tree.title is not None:
+        raise refuse(f"the title {tree.title!r}")
+    if tree.total is not None or tree.bounds is not None:
+        raise refuse("sum or bounds")
+    document = tree_to_document(tree)
+    root = document["root"]
+    if isinstance(root, dict):
+        reason = _first_mapping_reason(root)
+        raise refuse(reason)
+    if isinstance(root, list):
+        stack = [root]
+        while stack:
+            items = stack.pop()
+            for item in items:
+                if isinstance(item, dict):
+                    raise refuse(_first_mapping_reason(item))
+                if isinstance(item, list):
+                    stack.append(item)
+    return root
+
+
+def _first_mapping_reason(node: dict[str, Any]) -> str:
+    if "id" in node:
+        return f"the id {node['id']!r}"
+    if "move" in node:
+        return f"the move {node['move']!r}"
+    if node.get("type") == "chance":
+        return "a chance node"
+    if "type" in node:
+        return f"a {node['type']} node that does not alternate with its parent"
+    if "eval" in node:
+        return "an eval"
+    return "a node's keys (" + ", ".join(sorted(node)) + ")"
+
+
+# -- document -> text -----------------------------------------------------------
+
+_NON_PRINTABLE = re.compile("[\x7f-\x84\x86-\x9f\ud800-\udfff\ufeff\ufffe\uffff]")
+_PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
+#: Plain text outside flow lists (titles): words, spaces and harmless punctuation.
+_PLAIN_BLOCK = re.compile(r"^[^\W\d][\w .,()'/+=&;!?\-]*(?<! )$")
+#: Plain words some YAML reader takes for a boolean or null.
+_YAML_WORDS = frozenset({"y", "n", "yes", "no", "true", "false", "on", "off", "null", "nan", "inf"})
+
+
+def _json_string(text: str) -> str:
+    quoted = json.dumps(text, ensure_ascii=False)
+    if _NON_PRINTABLE.search(quoted):
+        quoted = _NON_PRINTABLE.sub(lambda match: f"\\u{ord(match.group()):04x}", quoted)
+    return quoted
+
+
+def _yaml_string(text: str) -> str:
+    if _PLAIN.match(text) and text.lower() not in _YAML_WORDS:
+        return text
+    return _json_string(text)
+
+
+def _yaml_block_string(text: str) -> str:
+    if _PLAIN_BLOCK.match(text) and text.lower() not in _YAML_WORDS:
+        return text
+    return _json_string(text)
+
+
+def _json_scalar(item: Any) -> str:
+    if isinstance(item, str):
+        return _json_string(item)
+    if item is None:
+        return "null"
+    if isinstance(item, bool):
+        return "true" if item else "false"
+    if isinstance(item, int):
+        return str(item)
+    if isinstance(item, float):
+        if not math.isfinite(item):
+            raise GameTreeError(f"{item!r} is not a finite number")
+        return repr(item)
+    if isinstance(item, Fraction):
+        return _json_string(str(number_to_document(item))) if item.denominator != 1 else str(item.numerator)
+    raise TypeError(f"cannot write {type(item).__name__} in a tree document")
+
+
+def _yaml_scalar(item: Any) -> str:
+    if isinstance(item, str):
+        return _yaml_string(item)
+    if isinstance(item, float) and math.isfinite(item):
+        text = repr(item)
+        if "e" in text and "." not in text:
+            mantissa, exponent = text.split("e")
+            text = f"{mantissa}.0e{exponent}"  # YAML 1.1 reads a float only with a dot
+        return text
+    return _json_scalar(item)
+
+
+def _flow(item: Any, scalar: Callable[[Any], str], pieces: list[str], key: Callable[[str], str]) -> None:
+    """Append ``item`` in flow style (one line, JSON-like) to ``pieces``, without recursion."""
+    stack: list[Any] = [item]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, _Text):
+            pieces.append(current.text)
+        elif isinstance(current, dict):
+            pieces.append("{")
+            pending: list[Any] = []
+            for position, (name, value) in enumerate(current.items()):
+                pending.append(_Text(("" if position == 0 else ", ") + key(str(name)) + ": "))
+                pending.append(value)
+            pending.append(_Text("}"))
+            stack.extend(reversed(pending))
+        elif isinstance(current, (list, tuple)):
+            pieces.append("[")
+            pending = []
+            for position, value in enumerate(current):
+                if position:
+                    pending.append(_Text(", "))
+                pending.append(value)
+            pending.append(_Text("]"))
+            stack.extend(reversed(pending))
+        else:
+            pieces.append(scalar(current))
+
+
+class _Text:
+    """A literal piece of output waiting on the writers' stacks."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _is_flat(item: Any) -> bool:
+    """Lists without mappings inside (vectors, compact subtrees) are written on one line."""
+    if isinstance(item, dict):
+        return False
+    if not isinstance(item, (list, tuple)):
+        return True
+    stack = [item]
+    while stack:
+        for part in stack.pop():
+            if isinstance(part, dict):
+                return False
+            if isinstance(part, (list, tuple)):
+                stack.append(part)
+    return True
+
+
+def document_to_json(document: Any) -> str:
+    """A document as indented JSON (one line per key; flat lists and deep parts on one line)."""
+    lines: list[str] = []
+    # stack entries: (item, depth, lead, trail); lead goes before, trail after the item
+    stack: list[tuple[Any, int, str, str]] = [(document, 0, "", "")]
+    while stack:
+        item, depth, lead, trail = stack.pop()
+        if isinstance(item, _Text):
+            lines.append(item.text)
+            continue
+        if depth >= BLOCK_DEPTH or _is_flat(item) or not item:
+            pieces = [lead]
+            _flow(item, _json_scalar, pieces, _json_string)
+            pieces.append(trail)
+            lines.append("".join(pieces))
+            continue
+        pad = "  " * (depth + 1)
+        if isinstance(item, dict):
+            lines.append(lead + "{")
+            pending: list[Any] = []
+            keys = list(item)
+            for position, name in enumerate(keys):
+                comma = "," if position < len(keys) - 1 else ""
+                pending.append((item[name], depth + 1, pad + _json_string(str(name)) + ": ", comma))
+            pending.append((_Text("  " * depth + "}" + trail), 0, "", ""))
+        else:
+            lines.append(lead + "[")
+            pending = []
+            for position, value in enumerate(item):
+                comma = "," if position < len(item) - 1 else ""
+                pending.append((value, depth + 1, pad, comma))
+            pending.append((_Text("  " * depth + "]" + trail), 0, "", ""))
+        stack.extend(reversed(pending))
+    return "\n".join(lines) + "\n"
+
+
+def document_to_yaml(document: Any, *, header: str | None = None) -> str:
+    """A document as block-style YAML, the way the shipped tree files are written.
+
+    Mappings are written one key per line; lists without mappings inside
+    (payoff vectors, compact subtrees) on one line in flow style; anything
+    nested deeper than :data:`BLOCK_DEPTH` on one line too, so indentation
+    stays bounded however deep the tree.
+    """
+    lines: list[str] = []
+    if header:
+        lines.extend(f"# {line}".rstrip() for line in header.splitlines())
+    # stack entries: (item, column, lead): lead is the text before the item's
+    # first line (indentation, "key: " or "- "), later lines start at column.
+    stack: list[Any] = [(document, 0, "")]
+    while stack:
+        entry = stack.pop()
+        if isinstance(entry, _Text):
+            lines.append(entry.text)
+            continue
+        item, column, lead = entry
+        if isinstance(item, str):
+            lines.append(lead + _yaml_block_string(item))
+            continue
+        if not isinstance(item, (dict, list, tuple)) or _is_flat(item) or not item or column >= 2 * BLOCK_DEPTH:
+            pieces = [lead]
+            _flow(item, _yaml_scalar, pieces, _yaml_string)
+            lines.append("".join(pieces))
+            continue
+        pending: list[Any] = []
+        if isinstance(item, dict):
+            for position, (name, value) in enumerate(item.items()):
+                key_lead = (lead if position == 0 else " " * column) + _yaml_string(str(name)) + ":"
+                if isinstance(value, (dict, list, tuple)) and value and not _is_flat(value) and column + 2 < 2 * BLOCK_DEPTH:
+                    pending.append(_Text(key_lead))
+                    pending.append((value, column + 2, " " * (column + 2)))
+                else:
+                    pending.append((value, column, key_lead + " "))
+        else:
+            for position, value in enumerate(item):
+                pending.append((value, column + 2, (lead if position == 0 else " " * column) + "- "))
+        stack.extend(reversed(pending))
+    return "\n".join(lines) + "\n"
+
+
+# -- tree -> text ---------------------------------------------------------------
+
+
+def yaml_text(tree: Tree) -> str:
+    """The tree as a YAML tree file."""
+    return document_to_yaml(tree_to_document(tree))
+
+
+def json_text(tree: Tree) -> str:
+    """The tree as a JSON tree file."""
+    return document_to_json(tree_to_document(tree))
+
+
+def compact_text(tree: Tree) -> str:
+    """The tree as one nested list (valid JSON and YAML); see :func:`compact_document`."""
+    pieces: list[str] = []
+    _flow(compact_document(tree), _json_scalar, pieces, _json_string)
+    return "".join(pieces) + "\n"
+
+
+def efg_text(tree: Tree) -> str:
+    """The tree as a Gambit ``.efg`` file (every decision node its own information set)."""
+    from .efg import write_efg
+
+    return write_efg(tree_to_document(tree))
+
+
+#: Text formats a tree can be written in: name -> writer.
+TEXT_WRITERS: dict[str, Callable[[Tree], str]] = {
+    "yaml": yaml_text,
+    "json": json_text,
+    "compact": compact_text,
+    "efg": efg_text,
+}
