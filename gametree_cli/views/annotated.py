@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.text import Text
 from rich.tree import Tree as RichTree
 
+from ..algorithms.ordering import ChildOrder, child_order_for
 from ..model import CHANCE, LEAF, MAX, MIN, PLAYER, Tree
 from ..numbers import format_number, format_value
 from ..record import SearchRecord
@@ -73,6 +74,9 @@ def _label(record: SearchRecord, node: int, on_pv: bool, pruned: bool, blank: bo
     if blank:
         if tree.count[node] == 0:
             text.append(f"  {format_value(tree.value[node])}")
+        elif node in tree.evals:
+            # a depth-limited exercise needs the heuristic values as given
+            text.append(f"  (eval {format_value(tree.evals[node])})", style="italic")
         return text
     if pruned:
         return text
@@ -106,6 +110,7 @@ def annotated_tree(
     """
     tree = record.tree
     limit = depth if depth is not None else display_depth(tree, max_nodes)
+    searched = None if blank else search_order(record)
     pv = set(record.principal_variation()) | {0} if not blank else set()
     pruned_roots = set(record.pruned)
     values = record.values
@@ -115,12 +120,16 @@ def annotated_tree(
     hidden_nodes = 0
     # (node, rich parent, depth, inside a pruned subtree)
     stack: list[tuple[int, RichTree, int, bool]] = []
-    for child in range(first[0] + count[0] - 1, first[0] - 1, -1):
+    for child in reversed(_drawn_children(tree, 0, searched)):
         stack.append((child, root, 1, False))
+    parent = tree.parents() if searched is not None else None
     while stack:
         node, holder, level, pruned = stack.pop()
         pruned = pruned or node in pruned_roots or (not blank and values[node] is None)
         label = _label(record, node, node in pv and not pruned, pruned, blank)
+        if parent is not None:
+            # searched out of file order: say where the child sits in the file
+            label = Text.assemble((f"#{node - first[parent[node]] + 1} ", "dim"), label)
         if node in pruned_roots and not blank:
             label.append("  ✂ pruned", style="yellow dim")
             label.stylize("dim")
@@ -136,17 +145,44 @@ def annotated_tree(
             hidden_nodes += below
             branch.add(Text(f"… {below:,} more node{'s' if below != 1 else ''} below", style="dim italic"))
             continue
-        start = first[node]
-        for child in range(start + n_children - 1, start - 1, -1):
+        for child in reversed(_drawn_children(tree, node, searched)):
             stack.append((child, branch, level + 1, pruned))
+    notes: list[RenderableType] = []
+    if searched is not None:
+        notes.append(Text(
+            f"(children drawn in the order searched, --order {record.options.get('order')}; "
+            "#n is the child's position in the file)",
+            style="dim italic",
+        ))
     if hidden:
-        note = Text(
+        notes.append(Text(
             f"(showing {limit} level{'s' if limit != 1 else ''} of the tree; {hidden_nodes:,} nodes below them left out: "
             "use --show-depth N or --show-all to see more)",
             style="dim italic",
-        )
-        return Group(root, note)
+        ))
+    if notes:
+        return Group(root, *notes)
     return root
+
+
+def search_order(record: SearchRecord) -> ChildOrder | None:
+    """The children order the search used, when it was not the file's (``--order``).
+
+    Recomputed from the tree (the same deterministic sort the search did), so
+    the record needs to keep nothing but the order's name.
+    """
+    order = record.options.get("order")
+    if not isinstance(order, str) or order == "given":
+        return None
+    return child_order_for(record.tree, order, record.depth_limit)
+
+
+def _drawn_children(tree: Tree, node: int, searched: ChildOrder | None) -> list[int]:
+    """``node``'s children in drawing order: the search's order, else the file's."""
+    start = tree.first[node]
+    if searched is None:
+        return list(range(start, start + tree.count[node]))
+    return [start + position for position in searched[node]]
 
 
 def _subtree_size(tree: Tree, node: int) -> int:
@@ -184,6 +220,9 @@ def summary_line(record: SearchRecord, exact: SearchRecord | None = None) -> Tex
         text.append(f" · pruned subtrees {len(record.pruned):,}")
     if record.depth_limit is not None:
         text.append(f" · depth limit {record.depth_limit}")
+    order = record.options.get("order")
+    if isinstance(order, str) and order != "given":
+        text.append(f" · order {order}")
     return text
 
 

@@ -1,0 +1,286 @@
+"""``--order given|best|worst``: checked against a plain recursive alpha-beta
+written here over the raw nested-list document, Knuth–Moore's minimal tree
+under the best order, and a tree built so that the worst order prunes nothing."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from gametree_cli import load_tree, parse_tree, solve
+from gametree_cli.algorithms.ordering import child_order_for
+from gametree_cli.cli import app
+from gametree_cli.errors import AlgorithmError
+from gametree_cli.views.annotated import annotated_tree, render_result
+from gametree_cli.views.result_json import result_document
+from rich.console import Console
+from io import StringIO
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# -- the independent reference ------------------------------------------------
+
+
+def ref_minimax(node: Any, is_max: bool) -> Any:
+    if not isinstance(node, list):
+        return node
+    values = [ref_minimax(child, not is_max) for child in node]
+    return max(values) if is_max else min(values)
+
+
+def ref_order(node: list, is_max: bool, order: str) -> list[int]:
+    if order == "given":
+        return list(range(len(node)))
+    values = [ref_minimax(child, not is_max) for child in node]
+    highest_first = is_max == (order == "best")
+    if highest_first:
+        return sorted(range(len(node)), key=lambda i: -values[i])
+    return sorted(range(len(node)), key=lambda i: values[i])
+
+
+class RefSearch:
+    """Textbook fail-soft alpha-beta (AIMA fig. 5.7), recursive, over nested lists."""
+
+    def __init__(self, order: str) -> None:
+        self.order = order
+        self.leaves = 0
+        self.visited: list[str] = []
+        self.cutoffs = 0
+        self.pruned: list[str] = []
+
+    @staticmethod
+    def child_id(parent_id: str, position: int) -> str:
+        return str(position + 1) if parent_id == "root" else f"{parent_id}.{position + 1}"
+
+    def search(self, node: Any, node_id: str, is_max: bool, alpha: float, beta: float) -> Any:
+        self.visited.append(node_id)
+        if not isinstance(node, list):
+            self.leaves += 1
+            return node
+        v = -math.inf if is_max else math.inf
+        positions = ref_order(node, is_max, self.order)
+        for k, position in enumerate(positions):
+            result = self.search(node[position], self.child_id(node_id, position), not is_max, alpha, beta)
+            if is_max:
+                v = max(v, result)
+                if v >= beta:
+                    self.cutoffs += 1
+                    self.pruned += [self.child_id(node_id, p) for p in positions[k + 1 :]]
+                    return v
+                alpha = max(alpha, v)
+            else:
+                v = min(v, result)
+                if v <= alpha:
+                    self.cutoffs += 1
+                    self.pruned += [self.child_id(node_id, p) for p in positions[k + 1 :]]
+                    return v
+                beta = min(beta, v)
+        return v
+
+
+def tree_order_ids(document: Any) -> list[str]:
+    """Every id in depth-first, left-to-right order (the contract's 'tree order')."""
+    out: list[str] = []
+
+    def walk(node: Any, node_id: str) -> None:
+        out.append(node_id)
+        if isinstance(node, list):
+            for position, child in enumerate(node):
+                walk(child, RefSearch.child_id(node_id, position))
+
+    walk(document, "root")
+    return out
+
+
+def uniform(branching: int, depth: int, leaf: Any) -> Any:
+    if depth == 0:
+        return leaf()
+    return [uniform(branching, depth - 1, leaf) for _ in range(branching)]
+
+
+compact_trees = st.recursive(
+    st.integers(-20, 20),
+    lambda children: st.lists(children, min_size=1, max_size=4),
+    max_leaves=40,
+)
+
+
+# -- agreement with the reference ---------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(document=compact_trees, order=st.sampled_from(["given", "best", "worst"]))
+def test_every_order_matches_the_reference(document: Any, order: str) -> None:
+    tree = parse_tree(json.dumps(document), fmt="json")
+    record = solve(tree, "alphabeta", order=order)
+    reference = RefSearch(order)
+    value = reference.search(document, "root", True, -math.inf, math.inf)
+    ids = tree.ids()
+    assert record.value == value == ref_minimax(document, True)
+    assert [ids[node] for node in record.visit_order()] == reference.visited
+    rank = {node_id: k for k, node_id in enumerate(tree_order_ids(document))}
+    assert [ids[node] for node in record.pruned] == sorted(reference.pruned, key=rank.__getitem__)
+    assert record.stats.leaves_evaluated == reference.leaves
+    assert record.stats.nodes_visited == len(reference.visited)
+    assert record.stats.cutoffs == reference.cutoffs
+    assert record.options["order"] == order
+
+
+@settings(max_examples=100, deadline=None)
+@given(document=compact_trees)
+def test_given_order_is_the_file_order(document: Any) -> None:
+    tree = parse_tree(json.dumps(document), fmt="json")
+    assert child_order_for(tree, "given") is None
+    plain = result_document(solve(tree, "alphabeta"))
+    given_order = result_document(solve(tree, "alphabeta", order="given"))
+    for key in ("value", "pruned", "visit_order", "stats", "nodes"):
+        assert plain[key] == given_order[key]
+
+
+# -- Knuth–Moore: the best order searches the minimal tree ---------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    branching=st.integers(1, 4),
+    depth=st.integers(1, 6),
+    seed=st.integers(0, 2**32 - 1),
+    spread=st.sampled_from([1, 3, 1000]),
+)
+def test_best_order_reaches_the_minimal_tree(branching: int, depth: int, seed: int, spread: int) -> None:
+    if branching**depth > 1500:
+        depth = max(d for d in range(1, 7) if branching**d <= 1500)
+    rng = random.Random(seed)
+    # small spreads make many ties: the count must not depend on them
+    document = uniform(branching, depth, lambda: rng.randint(0, spread))
+    tree = parse_tree(json.dumps(document), fmt="json")
+    record = solve(tree, "alphabeta", order="best")
+    minimal = branching ** math.ceil(depth / 2) + branching ** (depth // 2) - 1
+    assert record.stats.leaves_evaluated == minimal
+    assert record.value == ref_minimax(document, True)
+
+
+def test_best_order_minimal_tree_textbook_sizes() -> None:
+    # b=3, d=4: 3^2 + 3^2 - 1 = 17 of 81 leaves; b=2, d=3: 2^2 + 2 - 1 = 5 of 8.
+    for branching, depth, minimal in ((3, 4, 17), (2, 3, 5), (10, 2, 19)):
+        counter = iter(range(10**6))
+        document = uniform(branching, depth, lambda: next(counter) % 7)
+        record = solve(parse_tree(json.dumps(document), fmt="json"), "alphabeta", order="best")
+        assert record.stats.leaves_evaluated == minimal
+
+
+# -- the worst order degrades to minimax ---------------------------------------
+
+
+def worst_case_tree(branching: int, depth: int, is_max: bool, low: int, rng: random.Random) -> tuple[Any, int]:
+    """A subtree whose value lies strictly inside (low, low + width), built so
+    that, searched worst-first inside any wider window, no cut ever happens.
+
+    A max node's children occupy consecutive value intervals, so worst-first
+    (ascending) each one raises v and stays below beta; a min node's the
+    same, mirrored. Children are then shuffled in the file, so the search's
+    own sort has to find the worst order.
+    """
+    if depth == 0:
+        return low + 1, 2
+    width = 2 * branching ** (depth - 1)
+    children = []
+    for position in range(branching):
+        child, _ = worst_case_tree(branching, depth - 1, not is_max, low + position * width, rng)
+        children.append(child)
+    rng.shuffle(children)
+    return children, width * branching
+
+
+@settings(max_examples=60, deadline=None)
+@given(branching=st.integers(2, 4), depth=st.integers(1, 6), seed=st.integers(0, 10**6))
+def test_worst_order_prunes_nothing_on_a_tree_built_so(branching: int, depth: int, seed: int) -> None:
+    while branching**depth > 1500:
+        depth -= 1
+    document, _ = worst_case_tree(branching, depth, True, 0, random.Random(seed))
+    tree = parse_tree(json.dumps(document), fmt="json")
+    worst = solve(tree, "alphabeta", order="worst")
+    assert worst.pruned == []
+    assert worst.stats.cutoffs == 0
+    assert worst.stats.leaves_evaluated == branching**depth
+    assert worst.stats.nodes_visited == len(tree)
+    assert worst.value == ref_minimax(document, True)
+    if depth >= 2:  # the same tree is not unprunable: the best order cuts it down
+        best = solve(tree, "alphabeta", order="best")
+        assert best.stats.leaves_evaluated < branching**depth
+
+
+def test_worst_order_on_the_textbook_tree() -> None:
+    record = solve(load_tree(ROOT / "trees" / "aima-5-2.yaml"), "alphabeta", order="worst")
+    ids = record.tree.ids()
+    # C (2) and D (2) tie, so they keep their file order, then B (3);
+    # inside each MIN node the largest leaf first (D's are already so)
+    assert [ids[n] for n in record.visit_order()] == ["A", "C", "C.3", "C.2", "C.1", "D", "D.1", "D.2", "D.3", "B", "B.2", "B.3", "B.1"]
+    assert record.pruned == []
+    assert record.value == 3
+
+
+def test_best_order_with_a_depth_limit_sorts_by_eval() -> None:
+    # hand-verified: at depth 2, L = min(4, 6) = 4 and R = min(8, 5) = 5, so R goes first,
+    # R2 (5) before R1 (8); L's first child L1 (4) <= alpha=5 cuts L2.
+    record = solve(load_tree(ROOT / "trees" / "depth-limited.yaml"), "alphabeta", depth=2, order="best")
+    ids = record.tree.ids()
+    assert [ids[n] for n in record.visit_order()] == ["S", "R", "R2", "R1", "L", "L1"]
+    assert [ids[n] for n in record.pruned] == ["L2"]
+    assert record.value == 5
+    assert record.tree.move(record.best_move()) == "right"
+
+
+def test_exact_fractions_are_sorted_exactly() -> None:
+    tree = parse_tree('[["1/3", "2/7"], ["1/2", "5/9"]]', fmt="json")
+    record = solve(tree, "alphabeta", order="best")
+    assert record.value == Fraction(1, 2)
+    assert [tree.node_id(n) for n in record.visit_order()][:2] == ["root", "2"]
+
+
+def test_unknown_order_is_an_algorithm_error() -> None:
+    tree = parse_tree("[[1, 2], [3]]")
+    with pytest.raises(AlgorithmError, match="unknown order"):
+        child_order_for(tree, "random")
+
+
+# -- the order is visible -------------------------------------------------------
+
+
+def render(renderable: Any) -> str:
+    console = Console(file=StringIO(), width=120, color_system=None)
+    console.print(renderable)
+    return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_annotated_tree_draws_the_search_order_with_file_positions() -> None:
+    record = solve(load_tree(ROOT / "trees" / "aima-5-2.yaml"), "alphabeta", order="worst")
+    text = render(render_result(record))
+    lines = [line for line in text.splitlines() if "→" in line]
+    assert [line.split("→")[1].split()[0] for line in lines] == ["C", "D", "B"]
+    assert "#3 a3 → D" in text and "#1 a1 → B" in text
+    assert "--order worst" in text and "order worst" in text.splitlines()[-1]
+    given_text = render(annotated_tree(solve(record.tree, "alphabeta")))
+    assert "#1" not in given_text and "--order" not in given_text
+
+
+def test_cli_order_reaches_json_and_text() -> None:
+    runner = CliRunner()
+    tree = str(ROOT / "trees" / "aima-5-2.yaml")
+    result = runner.invoke(app, ["solve", tree, "--order", "best", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["options"]["order"] == "best"
+    assert document["stats"]["leaves_evaluated"] == 5  # 3 + 1 + 1: the minimal tree of b=3, d=2
+    result = runner.invoke(app, ["solve", tree, "--order", "sideways"])
+    assert result.exit_code == 2
