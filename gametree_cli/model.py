@@ -99,6 +99,7 @@ class Tree:
         moves: node -> move label, only for labels written in the file.
         extra: node -> dict of further per-node keys (e.g. an opponent model).
         players: player names, in order.
+        vector_payoffs: leaves hold one payoff per player (n-player or general-sum trees).
         total: the constant sum of leaf vectors (``sum`` in the file), or None.
         bounds: ``(lowest, highest)`` possible leaf value, or None.
         title: the file's title, or None.
@@ -116,6 +117,7 @@ class Tree:
     moves: dict[int, str] = field(default_factory=dict)
     extra: dict[int, dict[str, object]] = field(default_factory=dict)
     players: tuple[str, ...] = ("MAX", "MIN")
+    vector_payoffs: bool = False
     total: Number | None = None
     bounds: tuple[Number, Number] | None = None
     title: str | None = None
@@ -137,8 +139,9 @@ class Tree:
 
     @property
     def is_nplayer(self) -> bool:
-        """True when the file names three or more players."""
-        return len(self.players) > 2
+        """True when leaves are payoff vectors: three or more players, or a
+        two-player general-sum game (``general_sum: true``)."""
+        return self.vector_payoffs or len(self.players) > 2
 
     @property
     def has_chance(self) -> bool:

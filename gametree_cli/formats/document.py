@@ -30,7 +30,7 @@ DEFAULT_MAX_NODES = 50_000_000
 ALIAS_EXPANSION_FACTOR = 100
 
 NODE_KEYS = frozenset({"id", "move", "type", "player", "children", "value", "eval", "p", "random", "comment", "label"})
-TOP_KEYS = frozenset({"title", "description", "comment", "players", "sum", "bounds", "root", "$schema"})
+TOP_KEYS = frozenset({"title", "description", "comment", "players", "sum", "bounds", "root", "general_sum", "$schema"})
 _TYPES = {"max": MAX, "min": MIN, "chance": CHANCE}
 
 
@@ -135,6 +135,10 @@ class _Builder:
             )
         title = document.get("title")
         self.title = None if title is None else str(title)
+        general_sum = document.get("general_sum", False)
+        if not isinstance(general_sum, bool):
+            raise self.fail_top("general_sum must be true or false", "general_sum")
+        self.general_sum = general_sum
         players = document.get("players")
         if players is not None:
             if not isinstance(players, list) or len(players) < 2:
@@ -168,11 +172,14 @@ class _Builder:
         self.players: tuple[str, ...] = ("MAX", "MIN")
         self.total: Number | None = None
         self.bounds: tuple[Number, Number] | None = None
+        self.general_sum = False
         self.explicit: dict[int, str] = {}
         self.first: list[int] = []
         root = self._header(document)
         n_players = len(self.players)
-        nplayer = n_players > 2
+        # Two players with payoff vectors (a general-sum game, e.g. from Gambit) are
+        # searched like an n-player tree: each player maximises its own payoff.
+        nplayer = n_players > 2 or self.general_sum
         player_index = {name: index for index, name in enumerate(self.players)}
 
         raws = self.raws
@@ -345,6 +352,7 @@ class _Builder:
             moves=moves,
             extra=extra,
             players=self.players,
+            vector_payoffs=nplayer,
             total=self.total,
             bounds=self.bounds,
             title=self.title,
@@ -418,9 +426,13 @@ class _Builder:
             if p < 0:
                 raise self.fail(start + position, f"p is negative ({format_number(p)})")
             probabilities.append(p)
-        total = sum(probabilities)
-        if not _close(total, 1):
-            raise self.fail(node, f"probabilities sum to {format_number(total)}, not 1")
+        # Decimals are summed as the decimals written (0.3 + 0.3 + 0.3 is 0.9, not
+        # 0.8999999999999999), then allowed 1e-9 of slack; fractions must sum to 1 exactly.
+        decimal = any(isinstance(p, float) for p in probabilities)
+        total = sum(Fraction(repr(p)) if isinstance(p, float) else p for p in probabilities)
+        if (abs(total - 1) > 1e-9) if decimal else total != 1:
+            shown = format_number(float(total)) if decimal else format_number(total)
+            raise self.fail(node, f"probabilities sum to {shown}, not 1")
         return probabilities
 
     def _check_default_id_clashes(self, tree: Tree) -> None:
