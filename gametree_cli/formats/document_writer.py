@@ -76,6 +76,8 @@ def tree_to_document(tree: Tree) -> dict[str, Any]:
         document["title"] = tree.title
     if tuple(tree.players) != ("MAX", "MIN"):
         document["players"] = list(tree.players)
+    if tree.is_nplayer and len(tree.players) == 2:
+        document["general_sum"] = True
     if tree.total is not None:
         document["sum"] = number_to_document(tree.total)
     if tree.bounds is not None:
@@ -197,7 +199,7 @@ def compact_document(tree: Tree) -> Any:
                              file=tree.source.name if tree.source else None)
 
     if tree.is_nplayer:
-        raise refuse(f"a {len(tree.players)}-player tree")
+        raise refuse(f"a {len(tree.players)}-player tree" if len(tree.players) > 2 else "a general-sum game")
     if tuple(tree.players) != ("MAX", "MIN"):
         raise refuse(f"the player names {', '.join(tree.players)}")
     if tree.title is not None:

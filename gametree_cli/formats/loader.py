@@ -16,9 +16,12 @@ from typing import Any, Callable
 
 import yaml
 
+from ..bulk import paused_gc
 from ..errors import TreeFormatError
 from ..model import Source, Tree
 from .document import DEFAULT_MAX_NODES, build_tree
+from .document_writer import TEXT_WRITERS
+from .efg import read_efg
 from .locate import Locator, deep_call, json_locator, yaml_locator
 
 __all__ = [
@@ -119,6 +122,8 @@ def read_document(text: str, name: str, fmt: str | None = None) -> tuple[Any, Lo
         if reader is None:
             raise TreeFormatError(f"unknown format {fmt!r} (known: {', '.join(sorted(FORMATS))})", file=name)
         return reader(text, name)
+    if text.lstrip().startswith("EFG "):
+        return FORMATS["efg"](text, name)
     try:
         document = deep_call(json.loads, text)
     except (json.JSONDecodeError, RecursionError):
@@ -134,8 +139,9 @@ def parse_tree(
     max_nodes: int = DEFAULT_MAX_NODES,
 ) -> Tree:
     """Build a tree from text (``--tree``, standard input, tests)."""
-    document, locator = read_document(text, name, fmt)
-    return build_tree(document, Source(name, locator), max_nodes=max_nodes, may_alias=fmt != "json")
+    with paused_gc():
+        document, locator = read_document(text, name, fmt)
+        return build_tree(document, Source(name, locator), max_nodes=max_nodes, may_alias=fmt != "json")
 
 
 def load_tree(
@@ -212,3 +218,29 @@ def write_atomically(path: str | os.PathLike[str], data: str | bytes, *, force: 
         except (OSError, UnboundLocalError):
             pass
         raise GameTreeError(f"cannot write: {error.strerror}", file=os.fspath(path)) from None
+
+
+# -- formats of their own modules: Gambit .efg in, and every text format out ----
+
+
+def _read_efg(text: str, name: str) -> tuple[Any, Locator | None]:
+    """Gambit ``.efg``: its errors carry their own line numbers, so no locator.
+
+    A two-player game that is not constant-sum becomes a ``general_sum`` tree
+    of payoff vectors (searched like an n-player tree).
+    """
+    return read_efg(text, name, allow_general_sum=True), None
+
+
+def _text_writer(render: Callable[[Tree], str]) -> TreeWriter:
+    """A tree writer from a function that renders the file's text."""
+
+    def write(tree: Tree, path: Path) -> None:
+        write_atomically(path, render(tree))
+
+    return write
+
+
+register_format("efg", (".efg",), document_reader=_read_efg)
+for _name, _render in TEXT_WRITERS.items():
+    TREE_WRITERS[_name] = _text_writer(_render)
