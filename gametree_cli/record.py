@@ -71,6 +71,7 @@ class SearchRecord:
             algorithms only).
         cuts: node -> why its remaining children were skipped.
         horizon: nodes evaluated by ``eval`` because the depth limit stopped there.
+        bound: shallow pruning only: inner node -> the Bound it was searched with.
         order: nodes in the order first entered; None for exhaustive searches,
             whose order is the tree order up to the depth limit.
         depth_limit: the ``--depth`` used, or None.
@@ -91,6 +92,7 @@ class SearchRecord:
     order: list[int] | None = None
     depth_limit: int | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    bound: dict[int, Value] | None = None
 
     def visit_order(self) -> list[int]:
         """Visited nodes, each once, in the order first entered."""

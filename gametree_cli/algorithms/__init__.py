@@ -61,7 +61,9 @@ class Algorithm:
         run: the search itself.
         prunes: True when it may skip subtrees (``pruned`` can be non-empty).
         exact: the exhaustive algorithm computing the same values, used to
-            tell which root moves tie (a pruning search only knows bounds).
+            tell which root moves tie (a pruning search only knows bounds):
+            a registered name, or a run function when no registered
+            algorithm computes them (paranoid without pruning).
     """
 
     name: str
@@ -69,7 +71,7 @@ class Algorithm:
     unfit: Callable[[Tree, Options], str | None]
     run: Callable[[Tree, Options, Observer | None], SearchRecord]
     prunes: bool = False
-    exact: str | None = None
+    exact: str | Callable[[Tree, Options, Observer | None], SearchRecord] | None = None
 
 
 ALGORITHMS: dict[str, Algorithm] = {}
@@ -213,6 +215,34 @@ register(Algorithm(
 ))
 
 
+# -- n-player family (max-n, shallow pruning, paranoid) ----------------------------
+
+from . import nplayer as _nplayer  # noqa: E402
+
+register(Algorithm(
+    "maxn",
+    "max-n value vectors (3+ players; chance nodes averaged; --ties left|right|paranoid|altruistic)",
+    _nplayer.unfit_maxn,
+    _nplayer.run_maxn,
+))
+register(Algorithm(
+    "shallow",
+    "max-n with Korf's shallow pruning (non-negative vectors with a constant sum: sum: or --sum)",
+    _nplayer.unfit_shallow,
+    _nplayer.run_shallow,
+    prunes=True,
+    exact="maxn",
+))
+register(Algorithm(
+    "paranoid",
+    "the root player against all others: alpha-beta on the root player's component",
+    _nplayer.unfit_paranoid,
+    _nplayer.run_paranoid,
+    prunes=True,
+    exact=_nplayer.run_paranoid_exhaustive,
+))
+
+
 def exact_record(record: SearchRecord, options: Options | None = None) -> SearchRecord | None:
     """The exhaustive counterpart's record, when ``record`` pruned anything.
 
@@ -227,4 +257,5 @@ def exact_record(record: SearchRecord, options: Options | None = None) -> Search
         return None
     options = options or Options()
     exact_options = Options(depth=record.depth_limit, extra=dict(options.extra))
-    return ALGORITHMS[algorithm.exact].run(record.tree, exact_options, None)
+    run = algorithm.exact if callable(algorithm.exact) else ALGORITHMS[algorithm.exact].run
+    return run(record.tree, exact_options, None)

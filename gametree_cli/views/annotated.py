@@ -16,7 +16,7 @@ from rich.tree import Tree as RichTree
 
 from ..algorithms.ordering import ChildOrder, child_order_for
 from ..model import CHANCE, LEAF, MAX, MIN, PLAYER, Tree
-from ..numbers import format_number, format_value
+from ..numbers import Value, format_number, format_value
 from ..record import SearchRecord
 from .result_json import best_moves
 
@@ -70,6 +70,9 @@ def _label(record: SearchRecord, node: int, on_pv: bool, pruned: bool, blank: bo
     if kind:
         text.append(" ")
         text.append_text(kind)
+        side = coalition_side(record, node)
+        if side is not None:
+            text.append(f" {side}", style=KIND_STYLE[MAX if side.endswith("max") else MIN])
     value = record.values[node]
     if blank:
         if tree.count[node] == 0:
@@ -81,16 +84,59 @@ def _label(record: SearchRecord, node: int, on_pv: bool, pruned: bool, blank: bo
     if pruned:
         return text
     if value is not None:
+        reduced = _reduced_vector(record, node)
+        if reduced is not None:  # paranoid: the vector, then the root player's number from it
+            text.append(f"  {format_value(reduced)}", style="dim")
         text.append("  = ")
-        text.append(format_value(value), style="bold green" if on_pv else "bold")
+        decider = tree.player[node] if tree.kind[node] == PLAYER and node not in record.horizon else None
+        text.append_text(value_text(value, decider, "bold green" if on_pv else "bold"))
     if node in record.horizon:
         text.append("  (eval at depth limit)", style="italic")
     if record.alpha is not None and node in record.alpha and tree.count[node] and node not in record.horizon:
         text.append(f"  [α={format_value(record.alpha[node])}, β={format_value(record.beta[node])}]", style="dim")  # type: ignore[index]
+    if record.bound is not None and node in record.bound and node not in record.horizon:
+        text.append(f"  [Bound={format_value(record.bound[node])}]", style="dim")
     cut = record.cuts.get(node)
     if cut is not None:
         text.append(f"  ✂ cut: {cut.reason()}", style="yellow")
     return text
+
+
+def value_text(value: Value, decider: int | None, style: str) -> Text:
+    """A value, compact (``(1, 2, 6)``); in a vector the component of the player
+    who chose it (``decider``) is emphasised: it is what decided the choice."""
+    if not isinstance(value, tuple) or decider is None or not 0 <= decider < len(value):
+        return Text(format_value(value), style=style)
+    text = Text("(", style=style)
+    for position, part in enumerate(value):
+        if position:
+            text.append(", ", style=style)
+        text.append(format_number(part), style=f"{style} underline" if position == decider else style)
+    text.append(")", style=style)
+    return text
+
+
+def coalition_side(record: SearchRecord, node: int) -> str | None:
+    """Paranoid search: ``▲ max`` for the root player's nodes, ``▼ min`` for the coalition's."""
+    root = record.options.get("root_player")
+    tree = record.tree
+    if root is None or tree.kind[node] != PLAYER:
+        return None
+    return "▲ max" if tree.player_name(node) == root else "▼ min"
+
+
+def _reduced_vector(record: SearchRecord, node: int) -> Value | None:
+    """The vector a scalar value was taken from (paranoid leaves and evals), else None."""
+    tree = record.tree
+    if tree.count[node] == 0:
+        vector = tree.value[node]
+    elif node in record.horizon:
+        vector = tree.evals.get(node)
+    else:
+        return None
+    if isinstance(vector, tuple) and not isinstance(record.values[node], tuple):
+        return vector
+    return None
 
 
 def annotated_tree(
@@ -207,6 +253,8 @@ def summary_line(record: SearchRecord, exact: SearchRecord | None = None) -> Tex
     text.append(f"{record.algorithm}: ", style="bold")
     text.append("value ")
     text.append(format_value(record.value), style="bold green")
+    if record.options.get("root_player") is not None and not isinstance(record.value, tuple):
+        text.append(f" for {record.options['root_player']}")
     best = record.best_move()
     if best is not None:
         text.append(" · best move ")

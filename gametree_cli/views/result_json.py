@@ -51,7 +51,7 @@ def event_document(event: Event, tree: Tree) -> dict[str, Any]:
             elif key == "horizon":
                 if item:
                     document["horizon"] = True
-            elif key in ("returns", "p", "bound_value", "lower", "upper"):
+            elif key in ("returns", "p", "bound_value", "lower", "upper", "vector"):
                 document[key] = value_to_json(item)
             else:
                 document[key] = item if isinstance(item, (str, int, float, bool)) or item is None else str(item)
@@ -69,7 +69,8 @@ def result_document(
     Extra keys: ``best_moves`` (every equally good root move), ``depth``,
     ``options``, ``players``, and per node ``type``, ``alpha``/``beta`` (the
     bounds it returned with), ``cut`` (why its remaining children were
-    skipped) and ``horizon`` (evaluated by ``eval`` at the depth limit).
+    skipped), ``horizon`` (evaluated by ``eval`` at the depth limit) and
+    ``bound`` (the Bound shallow pruning searched the node with).
     """
     tree = record.tree
     ids = tree.ids()
@@ -95,6 +96,8 @@ def result_document(
             entry["cut"] = cut.reason()
         if node in horizon:
             entry["horizon"] = True
+        if record.bound is not None and node in record.bound:
+            entry["bound"] = value_to_json(record.bound[node])  # shallow pruning's Bound
         nodes[ids[node]] = entry
     document: dict[str, Any] = {
         "algorithm": record.algorithm,

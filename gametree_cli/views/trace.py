@@ -64,7 +64,7 @@ class TraceFormatter:
             return "." * depth + " " if depth else ""
         return "  " * depth
 
-    def function(self, node: int) -> str:
+    def function(self, node: int, detail: dict | None = None) -> str:
         kind = self.tree.kind[node]
         if kind == MAX:
             return "maxValue"
@@ -73,7 +73,9 @@ class TraceFormatter:
         if kind == CHANCE:
             return "chanceValue"
         if kind == PLAYER:
-            return f"maxnValue[{self.tree.player_name(node)}]"
+            # paranoid search: the root player maximises, the coalition minimises
+            role = detail.get("role") if detail else None
+            return f"{role or 'maxn'}Value[{self.tree.player_name(node)}]"
         return "value"
 
     def window(self, alpha: Value | None, beta: Value | None) -> str:
@@ -91,12 +93,17 @@ class TraceFormatter:
         detail = event.detail or {}
         if event.kind == CALL:
             self._last_cut = None
-            text = words["call"].format(function=self.function(event.node), node=name,
-                                        window=self.window(event.alpha, event.beta))
+            window = self.window(event.alpha, event.beta)
+            if "bound_value" in detail:  # shallow pruning: the Bound the parent passed
+                window += f", Bound={format_value(detail['bound_value'])}"
+            text = words["call"].format(function=self.function(event.node, detail), node=name, window=window)
             return self.indent(event.depth) + text
         if event.kind == LEAF:
             template = words["horizon"] if detail.get("horizon") else words["leaf"]
-            return self.indent(event.depth) + template.format(node=name, value=format_value(event.value))
+            shown = format_value(event.value)
+            if "vector" in detail:  # paranoid: the vector, then the root player's number from it
+                shown = f"{format_value(detail['vector'])} -> {shown}"
+            return self.indent(event.depth) + template.format(node=name, value=shown)
         if event.kind == CUT:
             self._last_cut = event.node
             op = detail.get("op", ">=")
@@ -110,7 +117,7 @@ class TraceFormatter:
             bound_word = words["alpha"] if bound == "alpha" else bound
             reason = detail.get("reason") or f"{value_name}={format_value(event.value)} {op} {bound_word}={format_value(bound_value)}"
             returns = detail.get("returns", event.value)
-            text = words["cut"].format(function=self.function(event.node), node=name, reason=reason,
+            text = words["cut"].format(function=self.function(event.node, detail), node=name, reason=reason,
                                        returns=format_value(returns))
             return self.indent(event.depth + 1) + text
         if event.kind == RETURN:
