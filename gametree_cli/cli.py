@@ -185,6 +185,10 @@ def parse_option_number(option: str, text: str) -> Number:
 
 # Further commands live in modules of their own and register on `app` when imported.
 # (one import per command module; keep this block at the end of the file)
+from .commands import convert as _convert  # noqa: E402,F401
+from .commands import generate as _generate  # noqa: E402,F401
+from .commands import render as _render  # noqa: E402,F401
+from .commands import schema as _schema  # noqa: E402,F401
 
 
 def main() -> None:

@@ -130,3 +130,12 @@ class SearchRecord:
     def best_move(self) -> int | None:
         """The root's chosen child, or None when the root is a leaf."""
         return self.best_child(0)
+
+    def _repr_svg_(self) -> str | None:
+        """The annotated tree as SVG, so a notebook shows a record as a picture.
+
+        None (IPython then shows the plain repr) when Graphviz is not installed.
+        """
+        from .views.dot import notebook_svg
+
+        return notebook_svg(self)

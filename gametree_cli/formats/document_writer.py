@@ -129,13 +129,16 @@ def _nodes(tree: Tree) -> Any:
     built: list[Any] = [None] * size
     explicit, moves, evals, extra, values = tree.explicit_ids, tree.moves, tree.evals, tree.extra, tree.value
     prob = tree.prob
+    # A move equal to the node's id says nothing the default does not (Gambit
+    # files label every action, so converted trees are full of them).
+    ids = tree.ids() if moves else None
     for node in range(size - 1, -1, -1):
         entry: dict[str, Any] = {}
         name = explicit.get(node)
         if name is not None:
             entry["id"] = name
         move = moves.get(node)
-        if move is not None:
+        if move is not None and (ids is None or move != ids[node]):
             entry["move"] = move
         if needs_p[node]:
             assert prob is not None

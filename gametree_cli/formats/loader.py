@@ -182,6 +182,13 @@ def load_tree(
     return parse_tree(text, name=name, fmt=fmt, max_nodes=max_nodes)
 
 
+def _umask() -> int:
+    """The process's file-creation mask (reading it means setting it, so set it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_atomically(path: str | os.PathLike[str], data: str | bytes, *, force: bool = False,
                      protect: tuple[str | os.PathLike[str], ...] = ()) -> None:
     """Write a file so that a crash never leaves it half-written.
@@ -209,6 +216,7 @@ def write_atomically(path: str | os.PathLike[str], data: str | bytes, *, force: 
     directory = target.parent if str(target.parent) else Path(".")
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes it private; a written file is not
         with os.fdopen(handle, "wb") as stream:
             stream.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(temporary, target)

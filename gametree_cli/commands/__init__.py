@@ -1,0 +1,1 @@
+"""Command modules: each registers its commands on gametree_cli.cli.app when imported."""

@@ -1,0 +1,195 @@
+"""The annotated tree as a Graphviz picture: DOT text, and SVG/PNG through ``dot``.
+
+Drawn the way course slides draw game trees: ▲ triangles for max, ▼ inverted
+triangles for min, circles for chance, rounded boxes named after the player
+in n-player trees, squares for leaves; the value inside each node, its id
+(and the alpha/beta it returned with) beside it; the principal variation
+bold and green; pruned subtrees dashed and grey, with a ✂ on the edge where
+the cut happened; nodes below a depth limit dotted. A view of one
+:class:`SearchRecord`: it never searches.
+"""
+
+from __future__ import annotations
+
+import math
+import shutil
+import subprocess
+
+from ..errors import GameTreeError
+from ..model import CHANCE, LEAF, MAX, MIN, PLAYER
+from ..numbers import Number, Value, format_number
+from ..record import Cut, SearchRecord
+from .annotated import summary_line
+from .picture import DEFAULT_MAX_NODES_SHOWN, Drawn, picture_nodes
+
+__all__ = ["render_dot", "render_image", "render_svg", "notebook_svg", "dot_program", "GRAPHVIZ_MISSING", "IMAGE_FORMATS"]
+
+IMAGE_FORMATS = ("svg", "png", "pdf")
+GRAPHVIZ_MISSING = (
+    "Graphviz's dot program is not installed (needed for {format} output); install it with "
+    "'apt-get install graphviz' (Debian/Ubuntu), 'brew install graphviz' (macOS) or from graphviz.org, "
+    "or write --format dot and run dot yourself"
+)
+_SHAPES = {MAX: "triangle", MIN: "invtriangle", CHANCE: "circle", PLAYER: "box", LEAF: "box"}
+_PV_COLOUR = "#1a7f37"
+_GREY = "gray55"
+
+
+def dot_program() -> str | None:
+    """The path of Graphviz's ``dot``, or None when it is not installed."""
+    return shutil.which("dot")
+
+
+def _quote(text: str) -> str:
+    """A DOT quoted string; backslashes are doubled so labels show them literally."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _number(number: Number) -> str:
+    if isinstance(number, float) and math.isinf(number):
+        return "∞" if number > 0 else "−∞"
+    text = format_number(number)
+    return "−" + text[1:] if text.startswith("-") else text
+
+
+def _value(value: Value) -> str:
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_number(part) for part in value) + ")"
+    return _number(value)
+
+
+_OPS = {">=": "≥", "<=": "≤", ">": ">", "<": "<"}
+_GREEK = {"alpha": "α", "beta": "β"}
+
+
+def _cut(cut: Cut) -> str:
+    value_name = _GREEK.get(cut.value_name, cut.value_name)
+    bound_name = _GREEK.get(cut.bound_name, cut.bound_name)
+    return f"✂ {value_name}={_value(cut.value)} {_OPS.get(cut.op, cut.op)} {bound_name}={_value(cut.bound)}"
+
+
+def _node_lines(item: Drawn) -> list[str]:
+    """The DOT statements of one node and the edge into it."""
+    key = f"n{item.node}"
+    label = "" if item.value is None else _value(item.value)
+    if item.kind == PLAYER:
+        label = str(item.player) + ("\n" + label if label else "")
+    outside = [item.name + ("  (eval)" if item.horizon else "")]
+    if item.alpha is not None and item.beta is not None:
+        outside.append(f"α={_value(item.alpha)}, β={_value(item.beta)}")
+    if item.bound is not None:
+        outside.append(f"bound={_value(item.bound)}")
+    if item.cut is not None:
+        outside.append(_cut(item.cut))
+    attributes = [f"label={_quote(label)}", f"xlabel={_quote(chr(10).join(outside))}", f"shape={_SHAPES[item.kind]}"]
+    if item.kind == PLAYER:
+        attributes.append('style="rounded"')
+    if item.kind == LEAF:
+        attributes.append("width=0.4")
+    if item.on_pv:
+        attributes.append(f'penwidth=3, color="{_PV_COLOUR}", fontcolor="{_PV_COLOUR}"')
+    elif item.pruned:
+        attributes.append(f'style="dashed{",rounded" if item.kind == PLAYER else ""}", color={_GREY}, fontcolor={_GREY}')
+    elif item.unsearched:
+        attributes.append(f'style="dotted{",rounded" if item.kind == PLAYER else ""}", color={_GREY}, fontcolor={_GREY}')
+    lines = [f"  {key} [{', '.join(part for part in attributes if part)}];"]
+    if item.parent >= 0:
+        edge_label = []
+        if item.move is not None:
+            edge_label.append(item.move)
+        if item.p is not None:
+            edge_label.append(f"p={_number(item.p)}")
+        edge = []
+        if item.cut_edge:
+            edge_label.append("✂")
+        if edge_label:
+            edge.append(f"label={_quote(' '.join(edge_label))}")
+        if item.on_pv:
+            edge.append(f'penwidth=3, color="{_PV_COLOUR}"')
+        elif item.pruned:
+            edge.append(f"style=dashed, color={_GREY}, fontcolor={'red' if item.cut_edge else _GREY}")
+            if item.cut_edge:
+                edge.append("fontsize=16")
+        elif item.unsearched:
+            edge.append(f"style=dotted, color={_GREY}, fontcolor={_GREY}")
+        lines.append(f"  n{item.parent} -> {key}" + (f" [{', '.join(edge)}]" if edge else "") + ";")
+    if item.hidden:
+        more = f"m{item.node}"
+        lines.append(f"  {more} [label={_quote(f'… {item.hidden:,} more')}, shape=plaintext, fontcolor={_GREY}];")
+        lines.append(f"  {key} -> {more} [style=dotted, color={_GREY}];")
+    return lines
+
+
+def render_dot(
+    record: SearchRecord,
+    *,
+    blank: bool = False,
+    max_nodes: int = DEFAULT_MAX_NODES_SHOWN,
+    depth: int | None = None,
+) -> str:
+    """The annotated tree as a Graphviz DOT graph.
+
+    Args:
+        record: the search to draw.
+        blank: an exercise handout: the tree and leaf utilities, no answers.
+        max_nodes: draw only the top levels holding at most this many nodes.
+        depth: draw exactly this many levels (overrides ``max_nodes``).
+    """
+    tree = record.tree
+    heading = []
+    if tree.title:
+        heading.append(tree.title)
+    if not blank:
+        heading.append(summary_line(record).plain)
+    lines = [
+        "digraph gametree {",
+        f"  graph [ordering=out, nodesep=0.45, ranksep=0.75, forcelabels=true, fontname=\"Helvetica\", labelloc=t"
+        + (f", label={_quote(chr(10).join(heading))}" if heading else "") + "];",
+        '  node [fontname="Helvetica", fontsize=12, width=0.55, height=0.45, margin="0.04,0.02"];',
+        '  edge [dir=none, fontname="Helvetica", fontsize=10];',
+    ]
+    for item in picture_nodes(record, blank=blank, max_nodes=max_nodes, depth=depth):
+        lines.extend(_node_lines(item))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def render_image(dot_text: str, image_format: str) -> bytes:
+    """Lay out DOT text with Graphviz's ``dot`` and return the image (svg, png, pdf).
+
+    Raises:
+        GameTreeError: ``dot`` is not installed (the message says how to
+            install it), or it failed.
+    """
+    if image_format not in IMAGE_FORMATS:
+        raise GameTreeError(f"unknown image format {image_format!r} (known: {', '.join(IMAGE_FORMATS)})")
+    program = dot_program()
+    if program is None:
+        raise GameTreeError(GRAPHVIZ_MISSING.format(format=image_format))
+    try:
+        done = subprocess.run([program, f"-T{image_format}"], input=dot_text.encode("utf-8"),
+                              capture_output=True, check=False)
+    except OSError as error:
+        raise GameTreeError(f"cannot run Graphviz's dot: {error.strerror}") from None
+    if done.returncode != 0:
+        problem = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GameTreeError("Graphviz's dot failed: " + (problem[0] if problem else f"exit status {done.returncode}"))
+    return done.stdout
+
+
+def render_svg(record: SearchRecord, **options: object) -> str:
+    """The annotated tree as SVG text (for notebooks and web pages); needs Graphviz.
+
+    Options are those of :func:`render_dot`.
+    """
+    return render_image(render_dot(record, **options), "svg").decode("utf-8")  # type: ignore[arg-type]
+
+
+def notebook_svg(record: SearchRecord) -> str | None:
+    """SVG for a notebook's rich display; None when Graphviz is missing or fails."""
+    if dot_program() is None:
+        return None
+    try:
+        return render_svg(record)
+    except GameTreeError:
+        return None

@@ -1,0 +1,220 @@
+"""The annotated tree as LaTeX: a standalone document drawn with the forest package.
+
+forest is what computer-science slides use for search trees: the layout is
+automatic and a teacher can restyle the picture by editing the ``gt ...``
+styles at the top of the file. Same annotations as the terminal and Graphviz
+views: triangles for max (apex up) and min (apex down), circles for chance,
+rounded boxes named after the player in n-player trees, squares for leaves;
+values inside, ids and alpha/beta beside; the principal variation thick and
+green; pruned branches dashed and grey with a red cut mark; ``blank`` for a
+handout without answers. A view of one :class:`SearchRecord`: it never searches.
+
+The file needs ``pdflatex`` (or lualatex) with the standalone class and the
+forest and pgf/TikZ packages (Debian: texlive-latex-extra, texlive-pictures).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ..model import CHANCE, LEAF, MAX, MIN, PLAYER
+from ..numbers import Number, Value
+from ..record import Cut, SearchRecord
+from .annotated import summary_line
+from .picture import DEFAULT_MAX_NODES_SHOWN, Drawn, picture_nodes
+
+__all__ = ["render_latex", "latex_escape", "MAX_LATEX_DEPTH"]
+
+#: TeX nests one group per tree level; deeper pictures are cut here (TeX's limit is 255 groups).
+MAX_LATEX_DEPTH = 40
+
+_PREAMBLE = r"""% Written by gametree render. Compile with: pdflatex FILE.tex
+% Needs the standalone class and the forest package (Debian: texlive-latex-extra texlive-pictures).
+\documentclass[border=8pt]{standalone}
+\usepackage{forest}
+\usepackage{amsmath, amssymb}
+\usetikzlibrary{shapes.geometric}
+\forestset{
+  gt node/.style={draw, inner sep=1.5pt, minimum size=1.6em, font=\small},
+  gt max/.style={gt node, isosceles triangle, isosceles triangle apex angle=70,
+    shape border rotate=90, inner sep=0.5pt, minimum height=2.1em},
+  gt min/.style={gt node, isosceles triangle, isosceles triangle apex angle=70,
+    shape border rotate=-90, inner sep=0.5pt, minimum height=2.1em},
+  gt chance/.style={gt node, circle},
+  gt player/.style={gt node, rectangle, rounded corners=3pt, align=center},
+  gt leaf/.style={gt node, rectangle, minimum size=1.4em},
+  gt pv/.style={very thick, draw=gtpv, text=gtpv, edge={very thick, gtpv}},
+  gt pruned/.style={dashed, draw=gray, text=gray, edge={dashed, gray}},
+  gt unsearched/.style={dotted, draw=gray, text=gray, edge={dotted, gray}},
+  gt cut/.style={edge label={node[midway, sloped, inner sep=0pt, text=red]{$\boldsymbol{\|}$}}},
+  gt more/.style={draw=none, text=gray, font=\scriptsize\itshape, edge={dotted, gray}},
+}
+\colorlet{gtpv}{green!45!black}
+"""
+
+_STYLES = {MAX: "gt max", MIN: "gt min", CHANCE: "gt chance", PLAYER: "gt player", LEAF: "gt leaf"}
+_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "$": r"\$",
+    "&": r"\&",
+    "#": r"\#",
+    "^": r"\textasciicircum{}",
+    "_": r"\_",
+    "%": r"\%",
+    "~": r"\textasciitilde{}",
+    "[": "{[}",
+    "]": "{]}",
+    ",": "{,}",
+    "=": "{=}",
+}
+_SPECIAL_PATTERN = re.compile("|".join(re.escape(key) for key in _SPECIAL))
+_NON_ASCII = re.compile(r"[^\x20-\x7e]")
+
+
+def latex_escape(text: str) -> str:
+    """Text from a tree file made safe inside a forest node or a TikZ label.
+
+    TeX's special characters are escaped; ``[``, ``]``, ``,`` and ``=`` are
+    braced, as forest and TikZ read them as syntax; characters outside
+    printable ASCII are written as ``?`` unless pdflatex's UTF-8 input knows
+    them (Latin letters with accents), so any file compiles.
+    """
+    escaped = _SPECIAL_PATTERN.sub(lambda match: _SPECIAL[match.group()], text)
+    return _NON_ASCII.sub(_non_ascii, escaped)
+
+
+def _non_ascii(match: re.Match[str]) -> str:
+    character = match.group()
+    if "\u00c0" <= character <= "\u017f" and character not in "\u00d7\u00f7":
+        return character  # Latin-1 and Latin Extended-A letters: inputenc's utf8 has them
+    return "?"
+
+
+def _number(number: Number) -> str:
+    """A number in math mode: ``-3``, ``\\frac{7}{3}``, ``\\infty``."""
+    if isinstance(number, float) and math.isinf(number):
+        return r"\infty" if number > 0 else r"-\infty"
+    from fractions import Fraction
+
+    if isinstance(number, Fraction) and number.denominator != 1:
+        sign = "-" if number < 0 else ""
+        return rf"{sign}\tfrac{{{abs(number.numerator)}}}{{{number.denominator}}}"
+    if isinstance(number, Fraction):
+        return str(number.numerator)
+    return repr(number) if isinstance(number, float) else str(number)
+
+
+def _value(value: Value) -> str:
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_number(part) for part in value) + ")"
+    return _number(value)
+
+
+_OPS = {">=": r"\geq", "<=": r"\leq", ">": ">", "<": "<"}
+_GREEK = {"alpha": r"\alpha", "beta": r"\beta"}
+
+
+def _cut(cut: Cut) -> str:
+    value_name = _GREEK.get(cut.value_name, r"\mathit{" + latex_escape(cut.value_name) + "}")
+    bound_name = _GREEK.get(cut.bound_name, r"\mathit{" + latex_escape(cut.bound_name) + "}")
+    return rf"cut: ${value_name}{{=}}{_value(cut.value)} {_OPS.get(cut.op, cut.op)} {bound_name}{{=}}{_value(cut.bound)}$"
+
+
+def _node_options(item: Drawn, side: str) -> list[str]:
+    options = [_STYLES[item.kind]]
+    if item.on_pv:
+        options.append("gt pv")
+    elif item.pruned:
+        options.append("gt pruned")
+    elif item.unsearched:
+        options.append("gt unsearched")
+    if item.cut_edge:
+        options.append("gt cut")
+    name = latex_escape(item.name) + (" (eval)" if item.horizon else "")
+    options.append(f"label={{[font=\\scriptsize, text=gray!70!black]left:{{{name}}}}}")
+    notes = []
+    if item.alpha is not None and item.beta is not None:
+        notes.append(rf"$\alpha{{=}}{_value(item.alpha)},\ \beta{{=}}{_value(item.beta)}$")
+    if item.bound is not None:
+        notes.append(rf"bound $= {_value(item.bound)}$")
+    if item.cut is not None:
+        notes.append(r"\textcolor{red}{" + _cut(item.cut) + "}")
+    if notes:
+        text = r"\\".join(notes)
+        options.append(f"label={{[font=\\tiny, align=left]right:{{{text}}}}}")
+    edge = []
+    if item.move is not None:
+        edge.append(latex_escape(item.move))
+    if item.p is not None:
+        edge.append(f"${_number(item.p)}$")
+    if edge and item.parent >= 0:
+        anchor = "left" if side == "left" else "right"
+        options.append(f"edge label={{node[midway, {anchor}, font=\\scriptsize]{{{' '.join(edge)}}}}}")
+    return options
+
+
+def _content(item: Drawn) -> str:
+    value = "" if item.value is None else f"${_value(item.value)}$"
+    if item.kind == PLAYER:
+        player = latex_escape(str(item.player))
+        return f"{player}\\\\{value}" if value else player
+    return value
+
+
+def render_latex(
+    record: SearchRecord,
+    *,
+    blank: bool = False,
+    max_nodes: int = DEFAULT_MAX_NODES_SHOWN,
+    depth: int | None = None,
+) -> str:
+    """The annotated tree as a standalone LaTeX document (forest package).
+
+    Args:
+        record: the search to draw.
+        blank: an exercise handout: the tree and leaf utilities, no answers.
+        max_nodes: draw only the top levels holding at most this many nodes.
+        depth: draw exactly this many levels (overrides ``max_nodes``); at
+            most :data:`MAX_LATEX_DEPTH`.
+    """
+    tree = record.tree
+    items = picture_nodes(record, blank=blank, max_nodes=max_nodes, depth=depth)
+    if any(item.depth > MAX_LATEX_DEPTH for item in items):
+        items = picture_nodes(record, blank=blank, max_nodes=max_nodes, depth=MAX_LATEX_DEPTH)
+    lines = [_PREAMBLE.rstrip("\n"), r"\begin{document}"]
+    heading = []
+    if tree.title:
+        heading.append(r"\textbf{" + latex_escape(tree.title) + "}")
+    if not blank:
+        heading.append(r"\footnotesize " + latex_escape(summary_line(record).plain.replace(" · ", "; ")))
+    if heading:
+        lines.append(r"\begin{tabular}{@{}c@{}}" + r"\\".join(heading) + r"\\[4pt]")
+    lines.append(r"\begin{forest}")
+    lines.append("  for tree={l sep=2.2em, s sep=2.4em}")
+    # The bracket form nests children inside their parent: close each node's
+    # bracket after its last descendant (preorder with a stack of open nodes).
+    open_nodes: list[Drawn] = []
+    count = tree.count
+    for item in items:
+        while open_nodes and open_nodes[-1].node != item.parent:
+            closed = open_nodes.pop()
+            lines.append("  " * (closed.depth + 1) + "]")
+        position = item.node - tree.first[item.parent] if item.parent >= 0 else 0
+        siblings = count[item.parent] if item.parent >= 0 else 1
+        side = "left" if position < siblings / 2 - 0.25 else "right"
+        options = ", ".join(_node_options(item, side))
+        lines.append("  " * (item.depth + 1) + f"[{{{_content(item)}}}, {options}")
+        if item.hidden:
+            lines.append("  " * (item.depth + 2) + f"[{{\\dots\\ {item.hidden} more}}, gt more]")
+        open_nodes.append(item)
+    while open_nodes:
+        closed = open_nodes.pop()
+        lines.append("  " * (closed.depth + 1) + "]")
+    lines.append(r"\end{forest}")
+    if heading:
+        lines.append(r"\end{tabular}")
+    lines.append(r"\end{document}")
+    return "\n".join(lines) + "\n"
