@@ -145,6 +145,8 @@ def solve_command(
     constant_sum: Annotated[Optional[str], typer.Option("--sum", help="Constant sum of leaf vectors for shallow pruning (overrides the file's sum).")] = None,
     bounds: Annotated[Optional[tuple[str, str]], typer.Option("--bounds", help="Lowest and highest leaf value for star1 (overrides the file's bounds).")] = None,
     max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", help="Refuse trees with more nodes than this (default 50,000,000).")] = None,
+    answers_file: Annotated[Optional[str], typer.Option("--answers", metavar="FILE", help="Also write the complete answer key (YAML) for `gametree check`.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Let --answers replace an existing file.")] = False,
 ) -> None:
     """Solve a tree and show the annotated tree, the trace, or the JSON result."""
     tree = read_tree(tree_file, tree_text, max_nodes)
@@ -164,6 +166,11 @@ def solve_command(
         observer = StreamingTrace(tree, sys.stdout, lang.value)
     record = solve(tree, algo, options=options, observer=observer)
     exact = exact_record(record, options)
+    if answers_file is not None:
+        from .answers import write_answer_file
+
+        write_answer_file(answers_file, record, tree_file=tree_file, tree_text=tree_text, exact=exact, options=options, force=force)
+        sys.stderr.write(f"wrote the answer key {answers_file}\n")
     if output is OutputFormat.json:
         write_result(result_document(record, events=events, exact=exact), sys.stdout)
         return
@@ -185,6 +192,7 @@ def parse_option_number(option: str, text: str) -> Number:
 
 # Further commands live in modules of their own and register on `app` when imported.
 # (one import per command module; keep this block at the end of the file)
+from .commands import check as _check  # noqa: E402,F401
 from .commands import convert as _convert  # noqa: E402,F401
 from .commands import generate as _generate  # noqa: E402,F401
 from .commands import render as _render  # noqa: E402,F401

@@ -1,0 +1,40 @@
+"""``gametree check ANSWERS...``: is every answer right? (contract sections 4 and 5)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from ..check import ERROR, check_paths, exit_code
+from ..cli import OutputFormat, app, reports_errors, stdout_console
+from ..formats.loader import write_atomically
+from ..views.check_report import check_document, check_report, junit_report
+
+
+@app.command("check")
+@reports_errors
+def check_command(
+    answers: Annotated[list[str], typer.Argument(metavar="ANSWERS...", help="Answer files, or folders searched for *.answers.yaml / *.answers.json.")],
+    junit: Annotated[Optional[str], typer.Option("--junit", metavar="REPORT.xml", help="Also write a JUnit XML report (one testcase per exercise) for CI.")] = None,
+    output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text (a table) or json.")] = OutputFormat.text,
+) -> None:
+    """Solve each exercise and compare the given answers: exit 0 all right, 1 some wrong, 2 unreadable or invalid."""
+    outcomes = check_paths(answers)
+    for outcome in outcomes:
+        if outcome.status == ERROR:
+            sys.stderr.write(f"{outcome.error}\n")
+    if junit is not None:
+        inputs = tuple(outcome.file for outcome in outcomes) + tuple(
+            outcome.exercise.tree for outcome in outcomes
+            if outcome.exercise is not None and isinstance(outcome.exercise.tree, str)
+        )
+        write_atomically(junit, junit_report(outcomes), force=True, protect=inputs)
+    if output is OutputFormat.json:
+        json.dump(check_document(outcomes), sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        stdout_console().print(check_report(outcomes))
+    raise typer.Exit(exit_code(outcomes))
