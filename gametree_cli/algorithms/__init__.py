@@ -94,8 +94,8 @@ def default_algorithm(tree: Tree) -> str:
     """What the tree's node types choose (contract section 2)."""
     if tree.is_nplayer:
         return "maxn"
-    if tree.has_chance:
-        return "expectiminimax"
+    if tree.has_chance or any(extra.get("random") for extra in tree.extra.values()):
+        return "expectiminimax"  # chance nodes, or opponent models (random: r)
     return "alphabeta"
 
 
@@ -212,6 +212,32 @@ register(Algorithm(
     _run_alphabeta,
     prunes=True,
     exact="minimax",
+))
+
+
+# -- chance family (two players with chance nodes) -------------------------------
+
+from . import chance as _chance  # noqa: E402
+
+register(Algorithm(
+    "expectiminimax",
+    "expected value at chance nodes, max/min elsewhere (opponent models: random: r)",
+    _chance.unfit_chance,
+    _chance.run_expectiminimax,
+))
+register(Algorithm(
+    "expectimax",
+    "as expectiminimax, but min nodes averaged as a uniformly random opponent",
+    _chance.unfit_chance,
+    _chance.run_expectimax,
+))
+register(Algorithm(
+    "star1",
+    "expectiminimax value with Ballard's Star1 pruning at chance nodes (needs bounds)",
+    _chance.unfit_star1,
+    _chance.run_star1,
+    prunes=True,
+    exact="expectiminimax",
 ))
 
 

@@ -73,6 +73,12 @@ def _label(record: SearchRecord, node: int, on_pv: bool, pruned: bool, blank: bo
         side = coalition_side(record, node)
         if side is not None:
             text.append(f" {side}", style=KIND_STYLE[MAX if side.endswith("max") else MIN])
+    averaged = tree.kind[node] == CHANCE or (record.algorithm == "expectimax" and tree.kind[node] == MIN)
+    share = tree.extra[node].get("random") if node in tree.extra else None
+    if averaged and tree.kind[node] == MIN and not blank:
+        text.append(" (averaged: uniformly random opponent)", style="cyan")
+    elif share:  # an opponent model: moves at random this share of the time
+        text.append(f" (random {format_number(share)})", style="cyan")  # type: ignore[arg-type]
     value = record.values[node]
     if blank:
         if tree.count[node] == 0:
@@ -90,6 +96,8 @@ def _label(record: SearchRecord, node: int, on_pv: bool, pruned: bool, blank: bo
         text.append("  = ")
         decider = tree.player[node] if tree.kind[node] == PLAYER and node not in record.horizon else None
         text.append_text(value_text(value, decider, "bold green" if on_pv else "bold"))
+        if averaged and tree.count[node] and node not in record.horizon and node not in record.cuts:
+            text.append(" (expected)", style="cyan")
     if node in record.horizon:
         text.append("  (eval at depth limit)", style="italic")
     if record.alpha is not None and node in record.alpha and tree.count[node] and node not in record.horizon:

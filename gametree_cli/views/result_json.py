@@ -51,8 +51,10 @@ def event_document(event: Event, tree: Tree) -> dict[str, Any]:
             elif key == "horizon":
                 if item:
                     document["horizon"] = True
-            elif key in ("returns", "p", "bound_value", "lower", "upper", "vector"):
+            elif key in ("returns", "p", "bound_value", "lower", "upper", "random", "optimal", "mean", "vector"):
                 document[key] = value_to_json(item)
+            elif key == "terms":  # a chance node's return: each child's [p, value]
+                document["terms"] = [[value_to_json(p), value_to_json(value)] for p, value in item]
             else:
                 document[key] = item if isinstance(item, (str, int, float, bool)) or item is None else str(item)
     return document

@@ -29,21 +29,31 @@ LANGUAGES = ("en", "es")
 _WORDS = {
     "en": {
         "alpha": "alpha",
-        "call": "call {function}({node}{window})",
-        "leaf": "leaf {node} = {value}",
-        "horizon": "{node} evaluated by eval at the depth limit = {value}",
+        "call": "call {function}({node}{window}){p}",
+        "leaf": "leaf {node} = {value}{p}",
+        "horizon": "{node} evaluated by eval at the depth limit = {value}{p}",
         "cut": "cut in {function} of {node}: {reason} -> returns {returns}",
         "return": "{function} of {node} returns {value}",
         "p": "p",
+        "with_p": " with p={p}",
+        "expected": "{function} of {node} returns the expected value {terms} = {value}",
+        "mixed": "{function} of {node} returns {keep}*{best} {optimal} + {share}*mean {mean} = {value}",
+        "upper": "upper",
+        "lower": "lower",
     },
     "es": {
         "alpha": "alfa",
-        "call": "Invocacion {function}({node}{window}):",
-        "leaf": "Nodo hoja {node} con valor {value}",
-        "horizon": "Nodo {node} evaluado con eval en el limite de profundidad: valor {value}",
+        "call": "Invocacion {function}({node}{window}){p}:",
+        "leaf": "Nodo hoja {node} con valor {value}{p}",
+        "horizon": "Nodo {node} evaluado con eval en el limite de profundidad: valor {value}{p}",
         "cut": "PODA en {function} de {node} porque {reason} -> le asigna valor {returns}",
         "return": "{function} de {node} asigna valor {value}",
         "p": "p",
+        "with_p": " con probabilidad {p}",
+        "expected": "{function} de {node} asigna valor esperado {terms} = {value}",
+        "mixed": "{function} de {node} asigna valor {keep}*{best} {optimal} + {share}*media {mean} = {value}",
+        "upper": "cota superior",
+        "lower": "cota inferior",
     },
 }
 
@@ -66,6 +76,8 @@ class TraceFormatter:
 
     def function(self, node: int, detail: dict | None = None) -> str:
         kind = self.tree.kind[node]
+        if detail and detail.get("averaged"):  # expectimax: a min node averaged like a chance node
+            return "chanceValue"
         if kind == MAX:
             return "maxValue"
         if kind == MIN:
@@ -91,19 +103,22 @@ class TraceFormatter:
         words, tree = self.words, self.tree
         name = tree.node_id(event.node)
         detail = event.detail or {}
+        # a child of a chance node (or of an averaged min node) says its probability
+        p = words["with_p"].format(p=format_value(detail["p"])) if detail.get("p") is not None else ""
         if event.kind == CALL:
             self._last_cut = None
             window = self.window(event.alpha, event.beta)
             if "bound_value" in detail:  # shallow pruning: the Bound the parent passed
                 window += f", Bound={format_value(detail['bound_value'])}"
-            text = words["call"].format(function=self.function(event.node, detail), node=name, window=window)
+            text = words["call"].format(function=self.function(event.node, detail), node=name,
+                                        window=window, p=p)
             return self.indent(event.depth) + text
         if event.kind == LEAF:
             template = words["horizon"] if detail.get("horizon") else words["leaf"]
             shown = format_value(event.value)
             if "vector" in detail:  # paranoid: the vector, then the root player's number from it
                 shown = f"{format_value(detail['vector'])} -> {shown}"
-            return self.indent(event.depth) + template.format(node=name, value=shown)
+            return self.indent(event.depth) + template.format(node=name, value=shown, p=p)
         if event.kind == CUT:
             self._last_cut = event.node
             op = detail.get("op", ">=")
@@ -112,8 +127,8 @@ class TraceFormatter:
             if "bound_value" in detail:
                 bound_value = detail["bound_value"]
             value_name = detail.get("value_name", "v")
-            if value_name == "alpha":
-                value_name = words["alpha"]
+            if value_name in ("alpha", "upper", "lower"):  # Star1 cuts on a chance node's bound
+                value_name = words[value_name]
             bound_word = words["alpha"] if bound == "alpha" else bound
             reason = detail.get("reason") or f"{value_name}={format_value(event.value)} {op} {bound_word}={format_value(bound_value)}"
             returns = detail.get("returns", event.value)
@@ -124,10 +139,35 @@ class TraceFormatter:
             if self._last_cut == event.node:
                 self._last_cut = None
                 return None
-            text = words["return"].format(function=self.function(event.node), node=name,
-                                          value=format_value(event.value))
+            function = self.function(event.node, detail)
+            if "terms" in detail:
+                text = words["expected"].format(function=function, node=name, terms=expected_terms(detail["terms"]),
+                                                value=format_value(event.value))
+            elif "random" in detail:
+                share = detail["random"]
+                text = words["mixed"].format(function=function, node=name, keep=format_value(1 - share),
+                                             best="max" if self.tree.kind[event.node] == MAX else "min",
+                                             optimal=format_value(detail["optimal"]), share=format_value(share),
+                                             mean=format_value(detail["mean"]), value=format_value(event.value))
+            else:
+                text = words["return"].format(function=function, node=name, value=format_value(event.value))
             return self.indent(event.depth + 1) + text
         return None
+
+
+#: a chance node with more children than this shows its sum shortened
+MAX_TERMS_SHOWN = 12
+
+
+def expected_terms(terms: list[tuple[Value, Value]]) -> str:
+    """``1/3*5 + 2/3*(-1)``: a chance node's expectation written out, as on the board."""
+    parts = []
+    for p, value in terms[:MAX_TERMS_SHOWN]:
+        shown = format_value(value)
+        parts.append(f"{format_value(p)}*({shown})" if shown.startswith("-") else f"{format_value(p)}*{shown}")
+    if len(terms) > MAX_TERMS_SHOWN:
+        parts.append(f"... ({len(terms) - MAX_TERMS_SHOWN} more)")
+    return " + ".join(parts)
 
 
 class StreamingTrace:

@@ -1,0 +1,590 @@
+"""Expectiminimax, expectimax and Star1 for two-player trees with chance nodes.
+
+Preconditions: two players (``max``, ``min``, ``chance`` nodes; max-only
+trees too); values are from MAX's point of view. A chance node's value is the
+probability-weighted sum of its children's values, summed left to right, so
+integers and fractions stay exact and decimals stay floats.
+
+Opponent models: a decision node with ``random: r`` (0 <= r <= 1) is a player
+who moves at random, uniformly, a share ``r`` of the time and optimally the
+rest: its value is ``(1 - r) * optimal + r * mean(children)``; the child it
+"chooses" (best child, principal variation) is the optimal one.
+
+Ties go to the first child in file order. Every search is iterative (an
+explicit stack), so depth is bounded by memory, not by the recursion limit.
+
+References: Russell & Norvig, *AIMA* 3rd ed., section 5.5 (EXPECTIMINIMAX);
+Ballard, "The *-minimax search procedure for trees containing chance nodes",
+Artificial Intelligence 21 (1983); Hauk, Buro & Schaeffer, "Rediscovering
+*-Minimax Search", Computers and Games 2004 (the Star1 pseudo-code followed
+here, generalised to unequal probabilities).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from ..errors import AlgorithmError, IllegalTreeError
+from ..events import CALL, CUT, LEAF, RETURN, Event, Observer
+from ..model import CHANCE, MAX, MIN, Tree
+from ..numbers import INF, NEG_INF, Number, Value, format_number, normalize
+from ..record import Cut, SearchRecord, Stats
+from .minimax import level_bounds
+
+if TYPE_CHECKING:
+    from . import Options
+
+__all__ = [
+    "expectiminimax",
+    "expectimax",
+    "star1",
+    "expected_value",
+    "uniform_mean",
+    "mix",
+    "opponent_models",
+    "star1_bounds",
+    "check_star1_bounds",
+    "unfit_chance",
+    "unfit_star1",
+    "run_expectiminimax",
+    "run_expectimax",
+    "run_star1",
+]
+
+
+# -- exact arithmetic ------------------------------------------------------------
+
+
+def expected_value(terms: Iterable[tuple[Number, Number]]) -> Number:
+    """``sum(p * v)``: exact for ints and fractions; a float once a decimal enters.
+
+    With decimals the sum is taken over the decimals as written and rounded
+    once (``0.1*1 + 0.2*2 + 0.7*3`` is ``2.6``, not ``2.5999999999999996``),
+    so a student's hand calculation and the tool agree.
+    """
+    pairs = terms if isinstance(terms, list) else list(terms)
+    total: Number = 0
+    for p, v in pairs:
+        if p.__class__ is float or v.__class__ is float:
+            return float(sum(_decimal(p) * _decimal(v) for p, v in pairs))
+        total += p * v
+    return normalize(total)
+
+
+def _decimal(number: Number) -> Number:
+    """A float as the decimal it prints as (``0.1`` -> 1/10), exact numbers as they are."""
+    return Fraction(repr(number)) if number.__class__ is float else number
+
+
+def uniform_mean(values: Sequence[Number]) -> Number:
+    """The mean as a uniform chance node computes it: ``sum((1/n) * v)``.
+
+    Summed the same way as a chance node without ``p``, so an opponent model,
+    an expectimax ``min`` node and an untyped-probability chance node over the
+    same values agree to the last bit, also in floating point.
+    """
+    share = Fraction(1, len(values))
+    return expected_value((share, v) for v in values)
+
+
+def mix(share: Number, optimal: Number, mean: Number) -> Number:
+    """An opponent model's value: ``(1 - share) * optimal + share * mean``."""
+    if share == 0:
+        return optimal
+    if share == 1:
+        return mean
+    if share.__class__ is float or optimal.__class__ is float or mean.__class__ is float:
+        exact_share = _decimal(share)
+        return float((1 - exact_share) * _decimal(optimal) + exact_share * _decimal(mean))
+    return normalize((1 - share) * optimal + share * mean)
+
+
+def _divide(numerator: Number, denominator: Number) -> Number:
+    """Exact division for ints and fractions (``int / int`` would be a float)."""
+    if isinstance(numerator, float) or isinstance(denominator, float):
+        return numerator / denominator
+    return normalize(Fraction(numerator) / denominator)
+
+
+def opponent_models(tree: Tree) -> dict[int, Number]:
+    """Decision node -> its share of random moves, for nodes with ``random`` > 0."""
+    shares: dict[int, Number] = {}
+    for node, extra in tree.extra.items():
+        share = extra.get("random")
+        if share:
+            shares[node] = share  # type: ignore[assignment]
+    return shares
+
+
+# -- expectiminimax and expectimax ---------------------------------------------------
+
+
+def expectiminimax(tree: Tree, *, depth_limit: int | None = None, observer: Observer | None = None) -> SearchRecord:
+    """Exhaustive expectiminimax: max, min, and expected value at chance nodes.
+
+    Without an observer the values come from one reverse sweep over the node
+    numbers (children before parents); with one, from a depth-first walk that
+    reports every call, leaf and return.
+    """
+    return _expect(tree, depth_limit, observer, averaged_min=False, name="expectiminimax")
+
+
+def expectimax(tree: Tree, *, depth_limit: int | None = None, observer: Observer | None = None) -> SearchRecord:
+    """Expectimax as course pseudo-code has it: ``min`` nodes are averaged uniformly.
+
+    The opponent is taken to move uniformly at random (a ``min`` node is a
+    chance node without ``p``); ``max`` and chance nodes are as in
+    expectiminimax, opponent models on ``max`` nodes included. A ``min``
+    node's own ``random`` share changes nothing: it is random already.
+    """
+    return _expect(tree, depth_limit, observer, averaged_min=True, name="expectimax")
+
+
+def _expect(tree: Tree, depth_limit: int | None, observer: Observer | None, *, averaged_min: bool, name: str) -> SearchRecord:
+    if observer is not None:
+        return _expect_walk(tree, depth_limit, observer, averaged_min, name)
+    kind, first, count, prob = tree.kind, tree.first, tree.count, tree.prob
+    leaf_value, evals = tree.value, tree.evals
+    shares = opponent_models(tree)
+    values: list[Value | None] = [None] * len(kind)
+    best: dict[int, int] = {}
+    horizon: set[int] = set()
+    stats = Stats()
+    levels = level_bounds(tree, depth_limit)
+    last = len(levels) - 1
+    for level in range(last, -1, -1):
+        start, end = levels[level]
+        stats.nodes_visited += end - start
+        at_horizon = depth_limit is not None and level == depth_limit
+        for node in range(end - 1, start - 1, -1):
+            n_children = count[node]
+            if not n_children:
+                values[node] = leaf_value[node]
+                stats.leaves_evaluated += 1
+            elif at_horizon:
+                values[node] = evals[node]
+                horizon.add(node)
+                stats.leaves_evaluated += 1
+            else:
+                begin = first[node]
+                children = values[begin : begin + n_children]
+                node_kind = kind[node]
+                if node_kind == CHANCE:
+                    values[node] = expected_value(zip(prob[begin : begin + n_children], children))  # type: ignore[index, arg-type]
+                elif averaged_min and node_kind == MIN:
+                    values[node] = uniform_mean(children)  # type: ignore[arg-type]
+                else:
+                    optimal = max(children) if node_kind == MAX else min(children)  # type: ignore[type-var]
+                    best[node] = begin + children.index(optimal)
+                    share = shares.get(node)
+                    values[node] = optimal if share is None else mix(share, optimal, uniform_mean(children))  # type: ignore[arg-type]
+    return SearchRecord(name, tree, values[0], values, best=best, stats=stats, horizon=horizon, depth_limit=depth_limit)
+
+
+def _expect_walk(tree: Tree, depth_limit: int | None, emit: Observer, averaged_min: bool, name: str) -> SearchRecord:
+    """Expectiminimax/expectimax as a depth-first walk that reports every step.
+
+    Event details: a child of an averaging node (chance, or expectimax's
+    ``min``) carries its ``p``; an averaging node's return carries ``terms``
+    (each child's ``(p, value)``); an opponent model's return carries
+    ``random``, ``optimal`` and ``mean``.
+    """
+    kind, first, count, prob = tree.kind, tree.first, tree.count, tree.prob
+    leaf_value, evals = tree.value, tree.evals
+    shares = opponent_models(tree)
+    values: list[Value | None] = [None] * len(kind)
+    best: dict[int, int] = {}
+    horizon: set[int] = set()
+    stats = Stats()
+
+    def averages(node: int) -> bool:
+        return kind[node] == CHANCE or (averaged_min and kind[node] == MIN)
+
+    def edge_p(parent: int, child: int) -> Number:
+        if kind[parent] == CHANCE:
+            return prob[child]  # type: ignore[index, return-value]
+        return Fraction(1, count[parent]) if count[parent] > 1 else 1
+
+    # frame: [node, depth, next child position, child values]
+    stack: list[list] = []
+    node, depth = 0, 0
+    result: Value | None = None
+    entering = True
+    while True:
+        if entering:
+            stats.nodes_visited += 1
+            detail: dict[str, object] = {}
+            if stack and averages(stack[-1][0]):
+                detail["p"] = edge_p(stack[-1][0], node)
+            if averaged_min and kind[node] == MIN:
+                detail["averaged"] = True
+            if count[node] == 0 or depth == depth_limit:
+                if count[node] == 0:
+                    result = leaf_value[node]
+                else:
+                    result = evals[node]
+                    horizon.add(node)
+                stats.leaves_evaluated += 1
+                values[node] = result
+                detail["horizon"] = node in horizon
+                emit(Event(LEAF, node, depth, value=result, detail=detail))
+            else:
+                emit(Event(CALL, node, depth, detail=detail or None))
+                stack.append([node, depth, 0, []])
+                result = None
+        if not stack:
+            break
+        frame = stack[-1]
+        if result is not None:
+            frame[3].append(result)
+        parent = frame[0]
+        if frame[2] < count[parent]:
+            node = first[parent] + frame[2]
+            frame[2] += 1
+            depth = frame[1] + 1
+            entering = True
+            continue
+        stack.pop()
+        children: list[Number] = frame[3]
+        begin = first[parent]
+        detail = {}
+        if averages(parent):
+            terms = [(edge_p(parent, child), value) for child, value in zip(tree.children(parent), children)]
+            result = expected_value(terms)
+            detail["terms"] = terms
+            if kind[parent] == MIN:
+                detail["averaged"] = True
+        else:
+            optimal = max(children) if kind[parent] == MAX else min(children)
+            best[parent] = begin + children.index(optimal)
+            share = shares.get(parent)
+            if share is None:
+                result = optimal
+            else:
+                mean = uniform_mean(children)
+                result = mix(share, optimal, mean)
+                detail.update(random=share, optimal=optimal, mean=mean)
+        values[parent] = result
+        emit(Event(RETURN, parent, frame[1], value=result, detail=detail or None))
+        entering = False
+        if not stack:
+            break
+    return SearchRecord(name, tree, values[0], values, best=best, stats=stats, horizon=horizon, depth_limit=depth_limit)
+
+
+# -- Star1 ------------------------------------------------------------------------
+
+# frame layout of the Star1 stack
+_NODE, _DEPTH, _ALPHA, _BETA, _V, _POS, _MODE, _SUM, _REST, _SEEN = range(10)
+# what a frame's node does with its children's values
+_MAX_NODE, _MIN_NODE, _CHANCE_NODE, _MODEL_NODE = range(4)
+
+
+def star1(
+    tree: Tree,
+    *,
+    bounds: tuple[Number, Number],
+    depth_limit: int | None = None,
+    observer: Observer | None = None,
+    strict: bool = False,
+) -> SearchRecord:
+    """Expectiminimax with Ballard's Star1 pruning at chance nodes, iterative.
+
+    ``max``/``min`` nodes are fail-soft alpha-beta (as :func:`alphabeta`).
+    A chance node with window ``(alpha, beta)`` and probabilities ``p_i``
+    searches child ``i`` with the window its value must leave for the node
+    to matter, given the values ``v_j`` already found and the bounds ``L``,
+    ``U`` on the unseen ones::
+
+        A_i = (alpha - sum(p_j v_j, j < i) - U * sum(p_j, j > i)) / p_i
+        B_i = (beta  - sum(p_j v_j, j < i) - L * sum(p_j, j > i)) / p_i
+
+    and the child's window is ``(max(A_i, L), min(B_i, U))``. After the child
+    returns ``v_i``, the node's value is at most ``upper = sum(p_j v_j, j <= i)
+    + U * rest`` and at least ``lower = ... + L * rest``; ``upper <= alpha``
+    (fail low) or ``lower >= beta`` (fail high) cuts off the remaining
+    children and returns that bound. A child with ``p = 0`` is searched with
+    ``(L, U)``.
+
+    An opponent-model node (``random`` > 0) needs its children's exact
+    values for the mean: it searches each with the window ``(L, U)``, which
+    gives exact values, and never cuts itself (pruning goes on below it).
+
+    Args:
+        bounds: ``(L, U)``: no leaf (or ``eval`` used at the depth limit) lies outside.
+        depth_limit: stop this many plies below the root and use ``eval``.
+        observer: receives every call, leaf, cut and return.
+        strict: cut only on ``>`` / ``<``.
+
+    Returns:
+        The record; ``values`` of visited nodes are what each call returned
+        (bounds, not exact values, below a cut-off), ``pruned`` the topmost
+        skipped nodes in tree order, ``cuts`` each cut's reason.
+    """
+    low, high = bounds
+    kind, first, count, prob = tree.kind, tree.first, tree.count, tree.prob
+    leaf_value, evals = tree.value, tree.evals
+    shares = opponent_models(tree)
+    n = len(kind)
+    values: list[Value | None] = [None] * n
+    ret_alpha: dict[int, Value] = {}
+    ret_beta: dict[int, Value] = {}
+    best: dict[int, int] = {}
+    cuts: dict[int, Cut] = {}
+    pruned: list[int] = []
+    order: list[int] = []
+    horizon: set[int] = set()
+    visited = leaves = cutoffs = 0
+    emit = observer
+
+    stack: list[list] = []
+    node, depth, alpha, beta = 0, 0, NEG_INF, INF
+    result: Number | None = None
+    p_in: Number | None = None  # the p of the edge into `node`, for the trace
+    entering = True
+    while True:
+        if entering:
+            visited += 1
+            order.append(node)
+            n_children = count[node]
+            if n_children == 0 or depth == depth_limit:
+                if n_children == 0:
+                    result = leaf_value[node]  # type: ignore[assignment]
+                else:
+                    result = evals[node]  # type: ignore[assignment]
+                    horizon.add(node)
+                leaves += 1
+                values[node] = result
+                ret_alpha[node] = alpha
+                ret_beta[node] = beta
+                if emit is not None:
+                    detail: dict[str, object] = {"horizon": node in horizon}
+                    if p_in is not None:
+                        detail["p"] = p_in
+                    emit(Event(LEAF, node, depth, alpha, beta, result, detail))
+            else:
+                if emit is not None:
+                    emit(Event(CALL, node, depth, alpha, beta, detail={"p": p_in} if p_in is not None else None))
+                node_kind = kind[node]
+                if node_kind == CHANCE:
+                    rest = _suffix_sums(prob, first[node], n_children)  # type: ignore[arg-type]
+                    stack.append([node, depth, alpha, beta, None, 0, _CHANCE_NODE, 0, rest, []])
+                elif node in shares:
+                    stack.append([node, depth, alpha, beta, None, 0, _MODEL_NODE, 0, None, []])
+                elif node_kind == MAX:
+                    stack.append([node, depth, alpha, beta, NEG_INF, 0, _MAX_NODE, 0, None, None])
+                else:
+                    stack.append([node, depth, alpha, beta, INF, 0, _MIN_NODE, 0, None, None])
+                result = None
+        if not stack:
+            break
+        frame = stack[-1]
+        parent = frame[_NODE]
+        mode = frame[_MODE]
+        finished = False
+        if result is not None:
+            position = frame[_POS] - 1
+            child = first[parent] + position
+            cut: Cut | None = None
+            if mode == _MAX_NODE or mode == _MIN_NODE:
+                a, b = frame[_ALPHA], frame[_BETA]
+                if mode == _MAX_NODE:
+                    if result > frame[_V]:
+                        frame[_V] = result
+                        best[parent] = child
+                    v = frame[_V]
+                    if v > b if strict else v >= b:
+                        cut = Cut(v, ">" if strict else ">=", "beta", b, v)
+                    elif v > a:
+                        frame[_ALPHA] = v
+                else:
+                    if result < frame[_V]:
+                        frame[_V] = result
+                        best[parent] = child
+                    v = frame[_V]
+                    if v < a if strict else v <= a:
+                        cut = Cut(v, "<" if strict else "<=", "alpha", a, v)
+                    elif v < b:
+                        frame[_BETA] = v
+            elif mode == _CHANCE_NODE:
+                p = prob[child]  # type: ignore[index]
+                frame[_SEEN].append((p, result))
+                total = frame[_SUM] = frame[_SUM] + p * result
+                rest = frame[_REST][position + 1]
+                upper = normalize(total + high * rest)
+                lower = normalize(total + low * rest)
+                a, b = frame[_ALPHA], frame[_BETA]
+                if upper < a if strict else upper <= a:
+                    cut = Cut(upper, "<" if strict else "<=", "alpha", a, upper, "upper")
+                elif lower > b if strict else lower >= b:
+                    cut = Cut(lower, ">" if strict else ">=", "beta", b, lower, "lower")
+            else:
+                frame[_SEEN].append(result)
+            if cut is not None:
+                cutoffs += 1
+                cuts[parent] = cut
+                skipped = list(range(child + 1, first[parent] + count[parent]))
+                pruned.extend(skipped)
+                if emit is not None:
+                    emit(Event(CUT, parent, frame[_DEPTH], frame[_ALPHA], frame[_BETA], cut.value,
+                               {"op": cut.op, "bound": cut.bound_name, "returns": cut.returns,
+                                "value_name": cut.value_name, "skipped": skipped}))
+                finished = True
+                result = cut.returns
+        if not finished:
+            position = frame[_POS]
+            if position < count[parent]:
+                node = first[parent] + position
+                frame[_POS] += 1
+                depth = frame[_DEPTH] + 1
+                p_in = None
+                if mode == _MAX_NODE or mode == _MIN_NODE:
+                    alpha, beta = frame[_ALPHA], frame[_BETA]
+                elif mode == _MODEL_NODE:
+                    alpha, beta = low, high
+                else:
+                    p_in = prob[node]  # type: ignore[index]
+                    alpha, beta = _chance_window(frame, p_in, position, low, high)  # type: ignore[arg-type]
+                entering = True
+                continue
+            detail = None
+            if mode == _MAX_NODE or mode == _MIN_NODE:
+                result = frame[_V]
+            elif mode == _CHANCE_NODE:
+                result = expected_value(frame[_SEEN])  # summed as expectiminimax sums
+                detail = {"terms": frame[_SEEN]}
+            else:
+                children = frame[_SEEN]
+                optimal = max(children) if kind[parent] == MAX else min(children)
+                best[parent] = first[parent] + children.index(optimal)
+                mean = uniform_mean(children)
+                result = mix(shares[parent], optimal, mean)
+                detail = {"random": shares[parent], "optimal": optimal, "mean": mean}
+            if emit is not None:
+                emit(Event(RETURN, parent, frame[_DEPTH], frame[_ALPHA], frame[_BETA], result, detail))
+        elif emit is not None:
+            emit(Event(RETURN, parent, frame[_DEPTH], frame[_ALPHA], frame[_BETA], result))
+        stack.pop()
+        values[parent] = result
+        ret_alpha[parent] = frame[_ALPHA]
+        ret_beta[parent] = frame[_BETA]
+        entering = False
+        if not stack:
+            break
+
+    return SearchRecord(
+        "star1",
+        tree,
+        values[0],
+        values,
+        best=best,
+        pruned=pruned,
+        stats=Stats(visited, leaves, cutoffs),
+        alpha=ret_alpha,
+        beta=ret_beta,
+        cuts=cuts,
+        horizon=horizon,
+        order=order,
+        depth_limit=depth_limit,
+        options={"bounds": [low, high], "strict": strict},
+    )
+
+
+def _suffix_sums(prob: Sequence[Number], start: int, n_children: int) -> list[Number]:
+    """``rest[i]``: the probability of children ``i..`` (``rest[n] = 0``), summed exactly."""
+    rest: list[Number] = [0] * (n_children + 1)
+    for position in range(n_children - 1, -1, -1):
+        rest[position] = rest[position + 1] + prob[start + position]
+    return rest
+
+
+def _chance_window(frame: list, p: Number, position: int, low: Number, high: Number) -> tuple[Number, Number]:
+    """The window a chance node gives its child ``position`` (Star1), clipped to ``[L, U]``."""
+    if p == 0:
+        return low, high
+    done = frame[_SUM]
+    rest = frame[_REST][position + 1]
+    alpha = _divide(frame[_ALPHA] - done - high * rest, p)
+    beta = _divide(frame[_BETA] - done - low * rest, p)
+    return (alpha if alpha > low else low), (beta if beta < high else high)
+
+
+# -- fit, options and registration helpers ------------------------------------------------
+
+
+def unfit_chance(tree: Tree, options: Options) -> str | None:
+    """Why expectiminimax/expectimax cannot search ``tree``, or None."""
+    if tree.is_nplayer:
+        return f"it has {len(tree.players)} players; expectiminimax needs two (max, min and chance nodes)"
+    return None
+
+
+def star1_bounds(tree: Tree, options: Options) -> tuple[Number, Number] | None:
+    """The bounds Star1 uses: ``--bounds`` (``options.extra["bounds"]``) over the file's."""
+    given = options.extra.get("bounds")
+    if given is not None:
+        return tuple(given)  # type: ignore[return-value]
+    return tree.bounds
+
+
+def unfit_star1(tree: Tree, options: Options) -> str | None:
+    """Why Star1 cannot search ``tree``, or None."""
+    reason = unfit_chance(tree, options)
+    if reason is not None:
+        return reason
+    bounds = star1_bounds(tree, options)
+    if bounds is None:
+        return "needs bounds: give `bounds: [L, U]` in the file or --bounds L U"
+    low, high = bounds
+    if not low < high:
+        return f"the bounds [{format_number(low)}, {format_number(high)}] are empty: the lowest must be below the highest"
+    return None
+
+
+def check_star1_bounds(tree: Tree, bounds: tuple[Number, Number], depth_limit: int | None) -> None:
+    """Refuse a leaf value (or an ``eval`` used at the depth limit) outside ``bounds``.
+
+    Star1 prunes on the promise that no value lies outside them; a value that
+    does would make its answer silently wrong.
+    """
+    low, high = bounds
+    where = "the declared" if bounds == tree.bounds else "the --bounds"
+    levels = level_bounds(tree, depth_limit)
+    count, leaf_value, evals = tree.count, tree.value, tree.evals
+    horizon_level = depth_limit if depth_limit is not None and depth_limit < len(levels) else None
+    for level, (start, end) in enumerate(levels):
+        at_horizon = level == horizon_level
+        for node in range(start, end):
+            if count[node] == 0:
+                value, what = leaf_value[node], "value"
+            elif at_horizon:
+                value, what = evals[node], "eval"
+            else:
+                continue
+            if not low <= value <= high:  # type: ignore[operator]
+                raise tree.error(
+                    IllegalTreeError,
+                    f"{what} {format_number(value)} is outside {where} bounds "  # type: ignore[arg-type]
+                    f"[{format_number(low)}, {format_number(high)}] that star1 relies on",
+                    node,
+                )
+
+
+def run_expectiminimax(tree: Tree, options: Options, observer: Observer | None) -> SearchRecord:
+    return expectiminimax(tree, depth_limit=options.depth, observer=observer)
+
+
+def run_expectimax(tree: Tree, options: Options, observer: Observer | None) -> SearchRecord:
+    return expectimax(tree, depth_limit=options.depth, observer=observer)
+
+
+def run_star1(tree: Tree, options: Options, observer: Observer | None) -> SearchRecord:
+    if options.variant != "soft":
+        raise AlgorithmError("star1 has only the fail-soft form (--variant hard is for alphabeta)")
+    if options.order != "given":
+        raise AlgorithmError("star1 searches children in file order only (--order is for alphabeta)")
+    bounds = star1_bounds(tree, options)
+    assert bounds is not None  # unfit_star1 refused the tree otherwise
+    check_star1_bounds(tree, bounds, options.depth)
+    return star1(tree, bounds=bounds, depth_limit=options.depth, observer=observer, strict=options.strict)

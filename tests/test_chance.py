@@ -1,0 +1,589 @@
+"""Chance nodes: expectiminimax, expectimax, opponent models and Star1.
+
+Every search is checked against plain recursive implementations written here
+over the raw tree document (not our loader's arrays), on random trees, plus
+hand-checked answers with exact fractions.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gametree_cli import AlgorithmError, IllegalTreeError, load_tree, parse_tree, solve
+from gametree_cli.algorithms import default_algorithm
+from gametree_cli.cli import app
+from gametree_cli.events import Recorder
+from gametree_cli.formats.document import build_tree
+from gametree_cli.views.result_json import result_document
+from gametree_cli.views.trace import TraceFormatter
+
+from .conftest import ROOT, TREES, shared_or_skip
+
+LOW, HIGH = -10, 10
+
+# -- independent implementations, straight from the definitions ------------------------
+
+
+def number(raw) -> Fraction:
+    """A number of the document, exactly (decimals as the decimal written)."""
+    return Fraction(str(raw)) if isinstance(raw, (int, float, str)) else Fraction(raw)
+
+
+def probabilities(node) -> list[Fraction]:
+    children = node["children"]
+    if any(isinstance(child, dict) and "p" in child for child in children):
+        return [number(child["p"]) for child in children]
+    return [Fraction(1, len(children))] * len(children)
+
+
+def reference_values(document, algorithm="expectiminimax", depth_limit=None) -> dict[str, Fraction]:
+    """Every visited node's value by the textbook recursion: id -> value."""
+    out: dict[str, Fraction] = {}
+
+    def value(node, depth):
+        out[node["id"]] = None  # keeps preorder: the order the recursion enters nodes
+        if "children" not in node:
+            result = number(node["value"])
+        elif depth == depth_limit:
+            result = number(node["eval"])
+        else:
+            values = [value(child, depth + 1) for child in node["children"]]
+            mean = sum(values, Fraction(0)) / len(values)
+            if node["type"] == "chance":
+                result = sum((p * v for p, v in zip(probabilities(node), values)), Fraction(0))
+            elif node["type"] == "min" and algorithm == "expectimax":
+                result = mean
+            else:
+                optimal = max(values) if node["type"] == "max" else min(values)
+                share = number(node.get("random", 0))
+                result = (1 - share) * optimal + share * mean
+        out[node["id"]] = result
+        return result
+
+    value(document["root"], 0)
+    return out
+
+
+def reference_best_move(document, values, algorithm="expectiminimax"):
+    """The root child an optimal player picks (first on a tie), or None."""
+    root = document["root"]
+    if "children" not in root or root["type"] == "chance" or (root["type"] == "min" and algorithm == "expectimax"):
+        return None
+    if root["children"][0]["id"] not in values:  # the depth limit stopped at the root
+        return None
+    children = [values[child["id"]] for child in root["children"]]
+    target = max(children) if root["type"] == "max" else min(children)
+    return root["children"][children.index(target)]["id"]
+
+
+def reference_star1(document, low, high, *, strict=False, depth_limit=None):
+    """Ballard's Star1 as Hauk, Buro & Schaeffer (2004) write it, recursively, with
+    unequal probabilities; max/min nodes are fail-soft alpha-beta.
+
+    Returns the root value and a log: visits (in order), entry windows, the
+    value each call returned, pruned ids and the number of cut-offs.
+    """
+    log = {"visit": [], "window": {}, "returned": {}, "pruned": [], "cuts": 0}
+
+    def le(a, b):
+        return a < b if strict else a <= b
+
+    def search(node, alpha, beta, depth):
+        log["visit"].append(node["id"])
+        log["window"][node["id"]] = (alpha, beta)
+        if "children" not in node:
+            result = number(node["value"])
+        elif depth == depth_limit:
+            result = number(node["eval"])
+        elif node["type"] == "chance":
+            result = chance(node, alpha, beta, depth)
+        elif number(node.get("random", 0)) > 0:
+            values = [search(child, low, high, depth + 1) for child in node["children"]]
+            optimal = max(values) if node["type"] == "max" else min(values)
+            share = number(node["random"])
+            result = (1 - share) * optimal + share * sum(values, Fraction(0)) / len(values)
+        else:
+            is_max = node["type"] == "max"
+            v = -math.inf if is_max else math.inf
+            children = node["children"]
+            for index, child in enumerate(children):
+                found = search(child, alpha, beta, depth + 1)
+                if is_max:
+                    v = max(v, found)
+                    if le(beta, v):
+                        log["cuts"] += 1
+                        log["pruned"] += [later["id"] for later in children[index + 1:]]
+                        break
+                    alpha = max(alpha, v)
+                else:
+                    v = min(v, found)
+                    if le(v, alpha):
+                        log["cuts"] += 1
+                        log["pruned"] += [later["id"] for later in children[index + 1:]]
+                        break
+                    beta = min(beta, v)
+            result = v
+        log["returned"][node["id"]] = result
+        return result
+
+    def chance(node, alpha, beta, depth):
+        children = node["children"]
+        ps = probabilities(node)
+        done = Fraction(0)
+        for index, (child, p) in enumerate(zip(children, ps)):
+            later = sum(ps[index + 1:], Fraction(0))
+            if p == 0:
+                window = (low, high)
+            else:
+                a = (alpha - done - high * later) / p
+                b = (beta - done - low * later) / p
+                window = (max(a, low), min(b, high))
+            v = search(child, *window, depth + 1)
+            done += p * v
+            upper, lower = done + high * later, done + low * later
+            if le(upper, alpha) or le(beta, lower):
+                log["cuts"] += 1
+                log["pruned"] += [skipped["id"] for skipped in children[index + 1:]]
+                return upper if le(upper, alpha) else lower
+        return done
+
+    return search(document["root"], -math.inf, math.inf, 0), log
+
+
+# -- random trees ---------------------------------------------------------------------
+
+leaf_values = st.one_of(
+    st.integers(LOW, HIGH),
+    st.builds(lambda a, b: f"{a}/{b}", st.integers(LOW * 3, HIGH * 3), st.just(3)),
+)
+shares = st.sampled_from(["0", "1/5", "1/2", "1", "3/4"])
+
+
+@st.composite
+def documents(draw, *, chance=True, models=True, evals=False, max_nodes=40, bounds=False):
+    """A random two-player tree document with explicit ids n0, n1, ... (preorder)."""
+    ids = itertools.count()
+    budget = [draw(st.integers(1, max_nodes))]
+    types = ["max", "min", "chance"] if chance else ["max", "min"]
+
+    def make(depth):
+        node = {"id": f"n{next(ids)}"}
+        budget[0] -= 1
+        inner = budget[0] > 0 and depth < 6 and draw(st.integers(0, 3)) > (0 if depth == 0 else 1)
+        if not inner:
+            value = draw(leaf_values)
+            node["value"] = value
+            return node
+        node["type"] = draw(st.sampled_from(types))
+        if evals:
+            node["eval"] = draw(st.integers(LOW, HIGH))
+        if models and node["type"] != "chance" and draw(st.integers(0, 3)) == 0:
+            node["random"] = draw(shares)
+        count = draw(st.integers(1, 4))
+        children = [make(depth + 1) for _ in range(count)]
+        if node["type"] == "chance" and draw(st.booleans()):
+            weights = draw(st.lists(st.integers(0, 4), min_size=count, max_size=count).filter(any))
+            for child, weight in zip(children, weights):
+                child["p"] = f"{weight}/{sum(weights)}"
+        node["children"] = children
+        return node
+
+    document = {"root": make(0)}
+    if bounds:
+        document["bounds"] = [LOW, HIGH]
+    return document
+
+
+def tree_of(document):
+    return build_tree(json.loads(json.dumps(document)))
+
+
+def values_by_id(record) -> dict[str, object]:
+    ids = record.tree.ids()
+    return {ids[node]: value for node, value in enumerate(record.values) if value is not None}
+
+
+def assert_exact(value) -> None:
+    assert not isinstance(value, float), f"{value!r} should be exact"
+
+
+# -- properties -------------------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents(evals=True), st.sampled_from(["expectiminimax", "expectimax"]), st.sampled_from([None, 0, 1, 2, 3]))
+def test_expectiminimax_and_expectimax_agree_with_reference(document, algorithm, depth) -> None:
+    tree = tree_of(document)
+    expected = reference_values(document, algorithm, depth)
+    for observer in (None, Recorder()):
+        record = solve(tree, algorithm, depth=depth, observer=observer)
+        assert values_by_id(record) == expected
+        for value in values_by_id(record).values():
+            assert_exact(value)
+        best = record.best_move()
+        assert (tree.node_id(best) if best is not None else None) == reference_best_move(document, expected, algorithm)
+        assert record.stats.nodes_visited == len(expected)
+        assert record.pruned == [] and record.stats.cutoffs == 0
+    assert result_document(record)["visit_order"] == list(expected)  # preorder, as the recursion visits
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents(bounds=True, evals=True), st.booleans(), st.sampled_from([None, None, 1, 2, 3]))
+def test_star1_agrees_with_reference_star1_and_expectiminimax(document, strict, depth) -> None:
+    tree = tree_of(document)
+    exact = solve(tree, "expectiminimax", depth=depth)
+    value, log = reference_star1(document, LOW, HIGH, strict=strict, depth_limit=depth)
+    recorder = Recorder()
+    record = solve(tree, "star1", depth=depth, strict=strict, observer=recorder)
+    assert record.value == value == exact.value
+    assert_exact(record.value)
+    assert record.stats.leaves_evaluated <= exact.stats.leaves_evaluated
+    document_json = result_document(record)
+    assert document_json["visit_order"] == log["visit"]
+    assert document_json["pruned"] == log["pruned"]
+    assert record.stats.cutoffs == log["cuts"] == len(record.cuts)
+    assert values_by_id(record) == log["returned"]
+    # fail-soft: a value outside its entry window bounds the true value on that side
+    true = reference_values(document, depth_limit=depth)
+    windows = {tree.node_id(event.node): (event.alpha, event.beta) for event in recorder.events
+               if event.kind in ("call", "leaf")}
+    assert windows == log["window"]
+    for name, returned in values_by_id(record).items():
+        alpha, beta = windows[name]
+        if returned <= alpha:
+            assert true[name] <= returned
+        elif returned >= beta:
+            assert true[name] >= returned
+        else:
+            assert true[name] == returned
+    # the same search without an observer
+    quiet = solve(tree, "star1", depth=depth, strict=strict)
+    assert quiet.values == record.values and quiet.pruned == record.pruned
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents(bounds=True, models=False, max_nodes=60))
+def test_star1_never_evaluates_more_leaves(document) -> None:
+    tree = tree_of(document)
+    exact = solve(tree, "expectiminimax")
+    record = solve(tree, "star1")
+    assert record.value == exact.value
+    assert record.stats.leaves_evaluated <= exact.stats.leaves_evaluated
+    # every node star1 did not visit lies under a pruned node; no pruned node was visited
+    pruned = set(record.pruned)
+    parent = tree.parents()
+    for node in range(len(tree)):
+        if record.values[node] is None:
+            up = node
+            while up not in pruned:
+                up = parent[up]
+                assert up >= 0, f"{tree.node_id(node)} unvisited but not under a pruned node"
+    assert all(record.values[node] is None for node in pruned)
+
+
+@settings(max_examples=200, deadline=None)
+@given(documents(chance=False, models=False, evals=True), st.sampled_from([None, 1, 2]))
+def test_expectiminimax_equals_minimax_without_chance_nodes(document, depth) -> None:
+    tree = tree_of(document)
+    plain = solve(tree, "minimax", depth=depth)
+    for observer in (None, Recorder()):
+        record = solve(tree, "expectiminimax", depth=depth, observer=observer)
+        assert record.values == plain.values
+        assert record.best_move() == plain.best_move()
+        assert record.principal_variation() == plain.principal_variation()
+
+
+@settings(max_examples=150, deadline=None)
+@given(documents(chance=False, models=False, bounds=True), st.booleans())
+def test_star1_is_alphabeta_without_chance_nodes(document, strict) -> None:
+    tree = tree_of(document)
+    alphabeta = solve(tree, "alphabeta", strict=strict)
+    record = solve(tree, "star1", strict=strict)
+    assert record.values == alphabeta.values
+    assert record.pruned == alphabeta.pruned
+    assert record.stats.as_dict() == alphabeta.stats.as_dict()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(1, 9), min_size=1, max_size=5), st.lists(st.integers(-5, 5), min_size=5, max_size=5))
+def test_decimal_probabilities_stay_decimals(weights, values) -> None:
+    total = sum(weights)
+    ps = [round(weight / total, 4) for weight in weights]
+    ps[-1] = float(round(1 - sum(ps[:-1]), 4))  # decimals that sum to 1 within 1e-9
+    children = [{"p": p, "value": value} for p, value in zip(ps, values)]
+    tree = tree_of({"root": {"type": "chance", "children": children}})
+    record = solve(tree, "expectiminimax")
+    assert isinstance(record.value, float)
+    exact = sum((Fraction(repr(p)) * value for p, value in zip(ps, values)), Fraction(0))
+    assert record.value == float(exact)  # the decimal sum, rounded once
+
+
+# -- hand-checked answers ------------------------------------------------------------------
+
+
+def test_dice_by_hand() -> None:
+    tree = load_tree(TREES / "dice.yaml")
+    record = solve(tree)
+    assert record.algorithm == "expectiminimax"
+    assert (record.value, tree.move(record.best_move())) == (Fraction(39, 8), "bet")
+    values = values_by_id(record)
+    assert (values["Roll"], values["Reroll"], values["Lose"], values["Bet"]) == (Fraction(7, 2), Fraction(9, 2), Fraction(9, 2), Fraction(39, 8))
+    star = solve(tree, "star1")
+    assert star.value == Fraction(39, 8)
+    assert [tree.node_id(node) for node in star.pruned] == ["Roll.4", "Roll.5", "Roll.6"]
+    assert star.stats.leaves_evaluated == 8 < record.stats.leaves_evaluated == 11
+    assert star.cuts[tree.index("Roll")].reason() == "upper=4 <= alpha=4"
+    # expectimax: Lose = (9/2 + 5)/2 = 19/4, Bet = 3/2 + 3/4*19/4 = 81/16
+    assert solve(tree, "expectimax").value == Fraction(81, 16)
+
+
+def test_ghost_opponent_model_by_hand() -> None:
+    tree = load_tree(TREES / "ghost.yaml")
+    assert default_algorithm(tree) == "expectiminimax"
+    record = solve(tree)
+    # Left = 4/5*1 + 1/5*7 = 11/5; Right = 4/5*2 + 1/5*5/2 = 21/10
+    assert values_by_id(record)["Left"] == Fraction(11, 5)
+    assert values_by_id(record)["Right"] == Fraction(21, 10)
+    assert (record.value, tree.move(record.best_move())) == (Fraction(11, 5), "left")
+    assert [tree.move(node) for node in record.principal_variation()] == ["left", "corner"]
+    minimax = solve(tree, "minimax")
+    assert (minimax.value, tree.move(minimax.best_move())) == (2, "right")
+    assert solve(tree, "expectimax").value == 7
+    assert solve(tree, "star1").value == Fraction(11, 5)
+
+
+def test_expectimax_course_example() -> None:
+    # the CS188 expectimax slide: chance averages 8, 4, 7 -> 8
+    tree = parse_tree("[[3, 12, 9], [2, 4, 6], [15, 6, 0]]")
+    record = solve(tree, "expectimax")
+    assert [record.values[child] for child in tree.children(0)] == [8, 4, 7]
+    assert record.value == 8 and tree.move(record.best_move()) == "1"
+    # AIMA fig. 5.2 with a random opponent: B = 23/3, C = 4, D = 7
+    aima = solve(load_tree(TREES / "aima-5-2.yaml"), "expectimax")
+    assert aima.value == Fraction(23, 3)
+
+
+def test_seven_thirds_is_exact_in_text_and_json(runner) -> None:
+    tree = '{root: {type: chance, children: [{p: "1/3", value: 5}, {p: 2/3, value: 1}]}}'
+    result = runner.invoke(app, ["solve", "--tree", tree, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["value"] == "7/3"
+    result = runner.invoke(app, ["solve", "--tree", tree])
+    assert "= 7/3" in result.output and "2.33" not in result.output
+    decimal = '{root: {type: chance, children: [{p: 0.1, value: 1}, {p: 0.2, value: 2}, {p: 0.7, value: 3}]}}'
+    result = runner.invoke(app, ["solve", "--tree", decimal, "--format", "json"])
+    assert json.loads(result.output)["value"] == 2.6
+
+
+def test_conformance_case_emm_fractions() -> None:
+    case = json.loads(shared_or_skip("conformance", "cases", "emm-fractions.case.json").read_text())
+    tree = load_tree(shared_or_skip("conformance", "cases", "emm-fractions.yaml"))
+    document = result_document(solve(tree, "expectiminimax"))
+    def contains(actual, expected) -> bool:  # the runner's rule: only the keys the case names
+        if isinstance(expected, dict):
+            return isinstance(actual, dict) and all(key in actual and contains(actual[key], item)
+                                                    for key, item in expected.items())
+        return actual == expected and type(actual) is type(expected)
+
+    assert contains(document, case["expect"]["json"])
+
+
+# -- probabilities -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("children", "message", "node"),
+    [
+        ('[{p: 1/3, value: 1}, {p: 1/3, value: 2}, {p: 1/6, value: 3}]', "probabilities sum to 5/6, not 1", "C"),
+        ('[{p: 0.3, value: 1}, {p: 0.3, value: 2}, {p: 0.3, value: 3}]', "probabilities sum to 0.9, not 1", "C"),
+        ('[{p: 0.5000000011, value: 1}, {p: 0.5, value: 2}]', "probabilities sum to 1.0000000011, not 1", "C"),
+        ('[{p: 1/2, value: 1}, {p: 2/3, value: 2}]', "probabilities sum to 7/6, not 1", "C"),
+        ('[{p: 3/2, value: 1}, {p: -1/2, value: 2}]', "p is negative (-1/2)", "C.2"),
+        ('[{p: 0.5, value: 1}, {value: 2}]', "p is missing", "C.2"),
+        ('[{p: many, value: 1}, {p: 0.5, value: 2}]', "p: 'many' is not a number", "C.1"),
+    ],
+)
+def test_bad_probabilities_are_one_line_errors(tmp_path: Path, runner, children, message, node) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(f"root:\n  id: C\n  type: chance\n  children: {children}\n")
+    result = runner.invoke(app, ["solve", str(path)])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.output, result.stderr
+    assert lines[0].startswith(f"{path}:")
+    assert f"node {node}: {message}" in lines[0]
+
+
+def test_probabilities_within_tolerance_or_exact_are_accepted() -> None:
+    thirds = "0.3333333333"  # sums to 0.9999999999: within 1e-9
+    tree = parse_tree(f'{{root: {{type: chance, children: [{{p: {thirds}, value: 3}}, {{p: {thirds}, value: 3}}, {{p: {thirds}, value: 3}}]}}}}')
+    assert math.isclose(solve(tree).value, 3, rel_tol=1e-9)
+    uniform = parse_tree("{root: {type: chance, children: [1, 2, 4]}}")
+    assert solve(uniform).value == Fraction(7, 3)
+    zero = parse_tree('{root: {type: chance, children: [{p: 0, value: 9}, {p: "1/1", value: 2}]}}')
+    assert solve(zero).value == 2 and solve(zero, "star1", bounds=(0, 9)).value == 2
+
+
+# -- star1: fit, bounds and options ---------------------------------------------------------------
+
+
+def test_star1_needs_bounds_and_cli_bounds_override(runner) -> None:
+    path = str(ROOT / "trees" / "aima-5-2.yaml")
+    result = runner.invoke(app, ["solve", path, "--algo", "star1"])
+    assert result.exit_code == 2
+    assert "needs bounds: give `bounds: [L, U]` in the file or --bounds L U" in result.stderr
+    result = runner.invoke(app, ["solve", path, "--algo", "star1", "--bounds", "0", "20", "-f", "json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output)
+    assert document["value"] == 3 and document["pruned"] == ["C.2", "C.3"]  # alpha-beta's answer
+    assert document["options"]["bounds"] == [0, 20]
+    result = runner.invoke(app, ["solve", path, "--algo", "star1", "--bounds", "5", "20"])
+    assert result.exit_code == 2
+    assert "node B.1: value 3 is outside the --bounds bounds [5, 20]" in result.stderr
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith(f"{path}:")
+    result = runner.invoke(app, ["solve", path, "--algo", "star1", "--bounds", "5", "5"])
+    assert result.exit_code == 2 and "bounds [5, 5] are empty" in result.stderr
+
+
+def test_star1_refuses_evals_outside_bounds_at_the_depth_limit() -> None:
+    tree = parse_tree("{bounds: [0, 10], root: {type: max, children: [{type: chance, eval: 11, children: [1, 2]}, 3]}}")
+    with pytest.raises(IllegalTreeError, match="eval 11 is outside the declared bounds"):
+        solve(tree, "star1", depth=1)
+    assert solve(tree, "star1").value == 3
+
+
+def test_file_bounds_reject_leaves_outside() -> None:
+    with pytest.raises(IllegalTreeError, match=r"value 12 is outside the declared bounds \[0, 10\]"):
+        parse_tree("{bounds: [0, 10], root: {type: chance, children: [1, 12]}}")
+
+
+def test_chance_algorithms_refuse_what_they_cannot_do() -> None:
+    three = parse_tree("{players: [A, B, C], root: {player: A, children: [[1, 2, 3], [3, 2, 1]]}}")
+    for name in ("expectiminimax", "expectimax", "star1"):
+        with pytest.raises(AlgorithmError, match="3 players"):
+            solve(three, name, bounds=(0, 5))
+    dice = load_tree(TREES / "dice.yaml")
+    with pytest.raises(AlgorithmError, match="fail-soft"):
+        solve(dice, "star1", variant="hard")
+    with pytest.raises(AlgorithmError, match="chance nodes"):
+        solve(dice, "minimax")
+
+
+def test_star1_fail_high_at_a_chance_node() -> None:
+    # MIN chooses between 3 and a coin over [8, 10]: after heads (8), the coin is worth
+    # at least 1/2*8 + 1/2*0 = 4 >= beta = 3, so tails is never looked at.
+    tree = parse_tree("{bounds: [0, 10], root: {id: M, type: min, children: [3, {id: Coin, type: chance, children: [8, 10]}]}}")
+    record = solve(tree, "star1")
+    assert record.value == 3 and [tree.node_id(node) for node in record.pruned] == ["Coin.2"]
+    assert record.cuts[tree.index("Coin")].reason() == "lower=4 >= beta=3"
+
+
+# -- deep trees -------------------------------------------------------------------------------
+
+
+def test_deep_chain_of_chance_nodes_needs_no_recursion() -> None:
+    depth = 100_000
+    root: dict = {"type": "max", "children": []}
+    node = root
+    types = itertools.cycle(["min", "max", "min", "chance", "max", "min", "max", "chance"])
+    for _ in range(depth):
+        child = {"type": next(types), "children": []}
+        if node["type"] == "chance":
+            child["p"] = "1/2"
+            node["children"] = [child, {"p": "1/2", "value": 1}]
+        else:
+            node["children"] = [child, {"value": 1}]
+        node = child
+    node["children"] = [1, 1]
+    tree = build_tree({"bounds": [0, 2], "root": root})
+    plain = solve(tree, "expectiminimax")
+    assert plain.value == 1 and len(tree) == 2 * depth + 3
+    assert solve(tree, "expectimax").value == 1
+    assert solve(tree, "star1").value == 1
+    calls = []
+    assert solve(tree, "expectiminimax", observer=lambda event: calls.append(event.kind == "call")).value == 1
+    assert sum(calls) == depth + 1  # the walk (not the sweep) went all the way down
+
+
+# -- trace and rendering --------------------------------------------------------------------------
+
+
+def trace_lines(tree, algorithm, lang, **options) -> list[str]:
+    recorder = Recorder()
+    solve(tree, algorithm, observer=recorder, **options)
+    formatter = TraceFormatter(tree, lang)
+    return [line for line in map(formatter.line, recorder.events) if line is not None]
+
+
+def test_trace_shows_chance_nodes_in_english_and_spanish() -> None:
+    tree = load_tree(TREES / "dice.yaml")
+    english = trace_lines(tree, "expectiminimax", "en")
+    assert "  call chanceValue(Bet)" in english
+    assert "    leaf Win = 6 with p=1/4" in english
+    assert "    call minValue(Lose) with p=3/4" in english
+    assert "    chanceValue of Bet returns the expected value 1/4*6 + 3/4*9/2 = 39/8" in english[-2:]
+    spanish = trace_lines(tree, "expectiminimax", "es")
+    assert ". Invocacion chanceValue(Bet):" in spanish
+    assert ".. Nodo hoja Win con valor 6 con probabilidad 1/4" in spanish
+    assert ".. Invocacion minValue(Lose) con probabilidad 3/4:" in spanish
+    assert ".. chanceValue de Bet asigna valor esperado 1/4*6 + 3/4*9/2 = 39/8" in spanish
+    star = trace_lines(tree, "star1", "es")
+    assert ".. PODA en chanceValue de Roll porque cota superior=4 <= alfa=4 -> le asigna valor 4" in star
+    assert "    cut in chanceValue of Roll: upper=4 <= alpha=4 -> returns 4" in trace_lines(tree, "star1", "en")
+    ghost = trace_lines(load_tree(TREES / "ghost.yaml"), "expectiminimax", "es")
+    assert ".. minValue de Left asigna valor 4/5*min 1 + 1/5*media 7 = 11/5" in ghost
+    averaged = trace_lines(tree, "expectimax", "en")
+    assert "    call chanceValue(Lose) with p=3/4" in averaged
+    assert "      leaf Pay = 5 with p=1/2" in averaged
+    negative = trace_lines(parse_tree("{root: {type: chance, children: [-1, 2]}}"), "expectiminimax", "en")
+    assert negative[-1] == "  chanceValue of root returns the expected value 1/2*(-1) + 1/2*2 = 1/2"
+
+
+def test_json_trace_carries_probabilities_and_terms(runner) -> None:
+    result = runner.invoke(app, ["solve", str(TREES / "dice.yaml"), "--trace", "-f", "json"])
+    assert result.exit_code == 0, result.output
+    trace = json.loads(result.output)["trace"]
+    win = next(event for event in trace if event["node"] == "Win")
+    assert win == {"event": "leaf", "node": "Win", "depth": 2, "value": 6, "p": "1/4"}
+    bet = [event for event in trace if event["node"] == "Bet"][-1]
+    assert bet["event"] == "return" and bet["terms"] == [["1/4", 6], ["3/4", "9/2"]] and bet["value"] == "39/8"
+    result = runner.invoke(app, ["solve", str(TREES / "ghost.yaml"), "--trace", "-f", "json"])
+    left = [event for event in json.loads(result.output)["trace"] if event["node"] == "Left"][-1]
+    assert (left["random"], left["optimal"], left["mean"], left["value"]) == ("1/5", 1, 7, "11/5")
+
+
+def test_annotated_tree_shows_chance_nodes_and_star1_cuts(runner) -> None:
+    result = runner.invoke(app, ["solve", str(TREES / "dice.yaml"), "--algo", "star1"])
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert "roll → Roll ○ chance  = 4  [α=4, β=inf]  ✂ cut: upper=4 <= alpha=4" in text
+    assert "[p=1/6] Roll.4  ✂ pruned" in text
+    assert "bet → Bet ○ chance  = 39/8 (expected)" in text
+    assert "[p=3/4] Lose ▼ min  = 9/2" in text
+    assert "star1: value 39/8 · best move bet" in text and "pruned subtrees 3" in text
+    ghost = runner.invoke(app, ["solve", str(TREES / "ghost.yaml")]).output
+    assert "left → Left ▼ min (random 1/5)  = 11/5" in ghost
+    averaged = runner.invoke(app, ["solve", str(TREES / "dice.yaml"), "--algo", "expectimax"]).output
+    assert "Lose ▼ min (averaged: uniformly random opponent)  = 19/4 (expected)" in averaged
+
+
+def test_subprocess_solves_a_chance_tree() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "gametree_cli", "solve", str(TREES / "dice.yaml"), "--algo", "star1", "-f", "json"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["value"] == "39/8" and document["best_move"] == "bet"
+    assert document["pruned"] == ["Roll.4", "Roll.5", "Roll.6"]
+    assert document["best_moves"] == ["bet"]
