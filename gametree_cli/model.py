@@ -126,6 +126,8 @@ class Tree:
     _index: dict[str, int] | None = field(default=None, repr=False)
     _parent: array | None = field(default=None, repr=False)
     _depth: array | None = field(default=None, repr=False)
+    #: NumPy forms of the values for vectorised searches (see algorithms/sweep.py)
+    _numeric: object | None = field(default=None, repr=False)
 
     # -- shape ---------------------------------------------------------------
 
@@ -158,13 +160,17 @@ class Tree:
     def parents(self) -> array:
         """Per node, its parent's number (-1 for the root); computed once."""
         if self._parent is None:
-            parent = array("q", [-1]) * len(self.kind)
-            first, count = self.first, self.count
-            for node in range(len(self.kind)):
-                start = first[node]
-                for child in range(start, start + count[node]):
-                    parent[child] = node
-            self._parent = parent
+            import numpy as np
+
+            count = np.frombuffer(self.count, dtype=np.int64) if self.count.itemsize == 8 else np.array(self.count)
+            first = np.frombuffer(self.first, dtype=np.int64) if self.first.itemsize == 8 else np.array(self.first)
+            inner = np.flatnonzero(count)
+            sizes = count[inner]
+            # each child's offset within its parent's range, then its number
+            offsets = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+            parent = np.full(len(self.kind), -1, dtype=np.int64)
+            parent[np.repeat(first[inner], sizes) + offsets] = np.repeat(inner, sizes)
+            self._parent = array("q", parent.tobytes())
         return self._parent
 
     def depths(self) -> array:

@@ -20,6 +20,7 @@ from typing import Any
 from ..errors import IllegalTreeError, TreeFormatError
 from ..model import CHANCE, LEAF, MAX, MIN, PLAYER, Source, Tree, default_id
 from ..numbers import Number, Value, format_number, parse_number
+from .fastbuild import fast_build
 
 __all__ = ["build_tree", "DEFAULT_MAX_NODES", "NODE_KEYS", "TOP_KEYS"]
 
@@ -180,6 +181,11 @@ class _Builder:
         # Two players with payoff vectors (a general-sum game, e.g. from Gambit) are
         # searched like an n-player tree: each player maximises its own payoff.
         nplayer = n_players > 2 or self.general_sum
+        if not nplayer:
+            fast = fast_build([root], source=self.source, max_nodes=self.max_nodes, players=self.players,
+                              total=self.total, bounds=self.bounds, title=self.title)
+            if fast is not None:
+                return fast
         player_index = {name: index for index, name in enumerate(self.players)}
 
         raws = self.raws
