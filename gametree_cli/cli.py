@@ -197,6 +197,9 @@ from .commands import convert as _convert  # noqa: E402,F401
 from .commands import generate as _generate  # noqa: E402,F401
 from .commands import render as _render  # noqa: E402,F401
 from .commands import schema as _schema  # noqa: E402,F401
+from .commands import random_tree as _random_tree  # noqa: E402,F401
+from .commands import compare as _compare  # noqa: E402,F401
+from .commands import blank as _blank  # noqa: E402,F401
 
 
 def main() -> None:
