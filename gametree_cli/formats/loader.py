@@ -252,3 +252,6 @@ def _text_writer(render: Callable[[Tree], str]) -> TreeWriter:
 register_format("efg", (".efg",), document_reader=_read_efg)
 for _name, _render in TEXT_WRITERS.items():
     TREE_WRITERS[_name] = _text_writer(_render)
+
+# gametree's own binary format registers itself (reader and writer) on import.
+from . import binary as _binary  # noqa: E402,F401
