@@ -24,6 +24,7 @@ from .model import Tree
 from .numbers import Number, parse_number
 from .views.annotated import DEFAULT_MAX_NODES_SHOWN, render_result
 from .views.result_json import result_document, write_result
+from .views.result_stream import write_record
 from .views.trace import StreamingTrace
 
 __all__ = ["app", "main"]
@@ -172,7 +173,7 @@ def solve_command(
         write_answer_file(answers_file, record, tree_file=tree_file, tree_text=tree_text, exact=exact, options=options, force=force)
         sys.stderr.write(f"wrote the answer key {answers_file}\n")
     if output is OutputFormat.json:
-        write_result(result_document(record, events=events, exact=exact), sys.stdout)
+        write_record(record, sys.stdout, events=events, exact=exact)
         return
     console = stdout_console()
     if trace:

@@ -10,7 +10,7 @@ from ..model import KIND_NAMES, Tree
 from ..numbers import Value, format_value, number_to_json, value_to_json
 from ..record import SearchRecord
 
-__all__ = ["result_document", "event_document", "write_result", "best_moves"]
+__all__ = ["result_document", "event_document", "write_result", "best_moves", "node_entry", "STREAMED"]
 
 
 def best_moves(record: SearchRecord, exact: SearchRecord | None = None) -> list[int]:
@@ -65,8 +65,13 @@ def result_document(
     *,
     events: Iterable[Event] | None = None,
     exact: SearchRecord | None = None,
+    lazy: bool = False,
 ) -> dict[str, Any]:
     """The contract's JSON result, plus a few documented extra keys.
+
+    With ``lazy``, ``nodes``, ``visit_order`` and ``pruned`` are left as the
+    placeholders :data:`STREAMED` for a writer that streams them
+    (:mod:`gametree_cli.views.result_stream`); everything else is as usual.
 
     Extra keys: ``best_moves`` (every equally good root move), ``depth``,
     ``options``, ``players``, and per node ``type``, ``alpha``/``beta`` (the
@@ -75,40 +80,57 @@ def result_document(
     ``bound`` (the Bound shallow pruning searched the node with).
     """
     tree = record.tree
-    ids = tree.ids()
     values = record.values
     best = record.best_move()
     pv = record.principal_variation()
     nodes: dict[str, dict[str, Any]] = {}
-    alpha, beta, cuts, horizon = record.alpha, record.beta, record.cuts, record.horizon
-    kind, player = tree.kind, tree.player
-    names = tree.players
+    if lazy:
+        return _document(record, exact, best, pv, STREAMED, STREAMED, STREAMED, events)
+    ids = tree.ids()
     for node in tree.preorder():
-        value = values[node]
-        entry: dict[str, Any] = {"visited": value is not None}
-        if value is not None:
-            entry["value"] = value_to_json(value)
-            if alpha is not None and node in alpha:
-                entry["alpha"] = number_to_json(alpha[node])  # type: ignore[arg-type]
-                entry["beta"] = number_to_json(beta[node])  # type: ignore[index, arg-type]
-        node_kind = kind[node]
-        entry["type"] = KIND_NAMES[node_kind] if node_kind != 4 else names[player[node]]
-        cut = cuts.get(node)
-        if cut is not None:
-            entry["cut"] = cut.reason()
-        if node in horizon:
-            entry["horizon"] = True
-        if record.bound is not None and node in record.bound:
-            entry["bound"] = value_to_json(record.bound[node])  # shallow pruning's Bound
-        nodes[ids[node]] = entry
+        nodes[ids[node]] = node_entry(record, node, values[node])
+    pruned = [ids[node] for node in record.pruned]
+    visit_order = [ids[node] for node in record.visit_order()]
+    return _document(record, exact, best, pv, pruned, visit_order, nodes, events)
+
+
+def node_entry(record: SearchRecord, node: int, value: Value | None) -> dict[str, Any]:
+    """One node's entry of ``nodes`` (``value`` is ``record.values[node]``)."""
+    tree = record.tree
+    alpha = record.alpha
+    entry: dict[str, Any] = {"visited": value is not None}
+    if value is not None:
+        entry["value"] = value_to_json(value)
+        if alpha is not None and node in alpha:
+            entry["alpha"] = number_to_json(alpha[node])  # type: ignore[arg-type]
+            entry["beta"] = number_to_json(record.beta[node])  # type: ignore[index, arg-type]
+    node_kind = tree.kind[node]
+    entry["type"] = KIND_NAMES[node_kind] if node_kind != 4 else tree.players[tree.player[node]]
+    cut = record.cuts.get(node)
+    if cut is not None:
+        entry["cut"] = cut.reason()
+    if node in record.horizon:
+        entry["horizon"] = True
+    if record.bound is not None and node in record.bound:
+        entry["bound"] = value_to_json(record.bound[node])  # shallow pruning's Bound
+    return entry
+
+
+#: stands for a part of the result that the streaming writer writes itself
+STREAMED: Any = object()
+
+
+def _document(record: SearchRecord, exact: SearchRecord | None, best: int | None, pv: list[int],
+              pruned: Any, visit_order: Any, nodes: Any, events: Iterable[Event] | None) -> dict[str, Any]:
+    tree = record.tree
     document: dict[str, Any] = {
         "algorithm": record.algorithm,
         "value": value_to_json(record.value) if record.value is not None else None,
         "best_move": tree.move(best) if best is not None else None,
         "best_moves": [tree.move(child) for child in best_moves(record, exact)],
         "principal_variation": [tree.move(node) for node in pv],
-        "pruned": [ids[node] for node in record.pruned],
-        "visit_order": [ids[node] for node in record.visit_order()],
+        "pruned": pruned,
+        "visit_order": visit_order,
         "nodes": nodes,
         "stats": record.stats.as_dict(),
         "depth": record.depth_limit,
