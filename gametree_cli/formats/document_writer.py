@@ -181,8 +181,8 @@ def _nodes(tree: Tree) -> Any:
         children = built[start : start + n_children]
         for child in range(start, start + n_children):
             built[child] = None
-        if not entry and implied and not nplayer:
-            built[node] = children  # a compact subtree: a bare nested list
+        if not entry and implied and not nplayer and not any(isinstance(child, dict) for child in children):
+            built[node] = children  # a compact subtree: a bare nested list of numbers
         else:
             entry["children"] = children
             built[node] = entry
@@ -209,21 +209,17 @@ def compact_document(tree: Tree) -> Any:
         raise refuse(f"the title {tree.title!r}")
     if tree.total is not None or tree.bounds is not None:
         raise refuse("sum or bounds")
-    document = tree_to_document(tree)
-    root = document["root"]
-    if isinstance(root, dict):
-        reason = _first_mapping_reason(root)
-        raise refuse(reason)
-    if isinstance(root, list):
-        stack = [root]
-        while stack:
-            items = stack.pop()
-            for item in items:
-                if isinstance(item, dict):
-                    raise refuse(_first_mapping_reason(item))
-                if isinstance(item, list):
-                    stack.append(item)
-    return root
+    root = tree_to_document(tree)["root"]
+    stack = [root]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if set(item) != {"children"}:
+                raise refuse(_first_mapping_reason(item))
+            item = item["children"]
+        if isinstance(item, list):
+            stack.extend(reversed(item))
+    return root  # no mapping left: every {"children": ...} leads down to a refused one
 
 
 def _first_mapping_reason(node: dict[str, Any]) -> str:
@@ -233,10 +229,12 @@ def _first_mapping_reason(node: dict[str, Any]) -> str:
         return f"the move {node['move']!r}"
     if node.get("type") == "chance":
         return "a chance node"
-    if "type" in node:
-        return f"a {node['type']} node that does not alternate with its parent"
     if "eval" in node:
         return "an eval"
+    if "random" in node:
+        return "an opponent model (random)"
+    if "type" in node:
+        return f"a {node['type']} node that does not alternate with its parent"
     return "a node's keys (" + ", ".join(sorted(node)) + ")"
 
 
@@ -411,7 +409,7 @@ def document_to_yaml(document: Any, *, header: str | None = None) -> str:
         if isinstance(item, str):
             lines.append(lead + _yaml_block_string(item))
             continue
-        if not isinstance(item, (dict, list, tuple)) or _is_flat(item) or not item or column >= 2 * BLOCK_DEPTH:
+        if not isinstance(item, (dict, list, tuple)) or column >= 2 * BLOCK_DEPTH or not item or _is_flat(item):
             pieces = [lead]
             _flow(item, _yaml_scalar, pieces, _yaml_string)
             lines.append("".join(pieces))
@@ -420,7 +418,7 @@ def document_to_yaml(document: Any, *, header: str | None = None) -> str:
         if isinstance(item, dict):
             for position, (name, value) in enumerate(item.items()):
                 key_lead = (lead if position == 0 else " " * column) + _yaml_string(str(name)) + ":"
-                if isinstance(value, (dict, list, tuple)) and value and not _is_flat(value) and column + 2 < 2 * BLOCK_DEPTH:
+                if isinstance(value, (dict, list, tuple)) and value and column + 2 < 2 * BLOCK_DEPTH and not _is_flat(value):
                     pending.append(_Text(key_lead))
                     pending.append((value, column + 2, " " * (column + 2)))
                 else:
