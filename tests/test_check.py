@@ -502,3 +502,13 @@ def test_github_workflow_check_step_runs(tmp_path: Path) -> None:
     for report in reports:
         root = ElementTree.parse(tmp_path / report).getroot()
         assert int(root.get("tests")) >= 4 and root.get("failures") == "0"
+
+
+def test_a_100000_deep_chain_is_checked_without_recursion(tmp_path: Path) -> None:
+    depth = 100_000
+    text = "".join(f'{{"id": "n{k}", "children": [' for k in range(depth)) + "7" + "]}" * depth
+    (tmp_path / "chain.json").write_text(text)
+    answers = {"value": 7, "best_move": "n1", "stats": {"nodes_visited": depth + 1, "leaves_evaluated": 1}}
+    path = write(tmp_path / "chain.answers.yaml", {"tree": "chain.json", "algorithm": "alphabeta", "answers": answers})
+    [outcome] = check_paths([path])
+    assert outcome.status == "right", (outcome.error, outcome.mismatches)

@@ -284,3 +284,12 @@ def test_cli_order_reaches_json_and_text() -> None:
     assert document["stats"]["leaves_evaluated"] == 5  # 3 + 1 + 1: the minimal tree of b=3, d=2
     result = runner.invoke(app, ["solve", tree, "--order", "sideways"])
     assert result.exit_code == 2
+
+
+def test_a_100000_deep_chain_needs_no_recursion() -> None:
+    depth = 100_000
+    tree = parse_tree("[" * depth + "7" + "]" * depth, fmt="json")
+    record = solve(tree, "alphabeta", order="best")
+    assert record.value == 7 and record.stats.nodes_visited == depth + 1
+    text = render(annotated_tree(record, depth=2))
+    assert "#1" in text and "more nodes below" in text

@@ -16,7 +16,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gametree_cli import load_tree, solve
+from gametree_cli import load_tree, parse_tree, solve
 from gametree_cli.algorithms import ALGORITHMS, fitting_algorithms
 from gametree_cli.cli import app
 from gametree_cli.formats.document import build_tree
@@ -218,3 +218,12 @@ def test_bad_arguments_exit_2_with_one_line(runner, argv: list[str], words: str)
     assert result.exit_code == 2, result.output
     assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert result.stdout == ""
+
+
+def test_a_100000_deep_random_chain(tmp_path: Path) -> None:
+    document = random_tree(RandomTreeSpec(100_000, (1, 1), seed=3))
+    tree = build_tree(document)
+    assert len(tree) == 100_001 and tree.depths()[len(tree) - 1] == 100_000
+    text = document_to_json(document)  # the writer and the reader are iterative too
+    again = parse_tree(text, fmt="json")
+    assert len(again) == 100_001 and again.value[-1] == tree.value[-1]

@@ -22,6 +22,9 @@ Intelligence 6 (1975), section 6 (the minimal tree).
 
 from __future__ import annotations
 
+from typing import Sequence
+from weakref import WeakKeyDictionary
+
 from ..errors import AlgorithmError
 from ..model import MAX, MIN, Tree
 from ..numbers import Value
@@ -40,17 +43,18 @@ class ChildOrder:
     ``child_order``.
     """
 
-    __slots__ = ("tree", "values", "best_first", "_cache")
+    __slots__ = ("kind", "first", "count", "values", "best_first", "_cache")
 
-    def __init__(self, tree: Tree, values: list[Value | None], best_first: bool) -> None:
-        self.tree = tree
+    def __init__(self, tree: Tree, values: Sequence[Value | None], best_first: bool) -> None:
+        # the arrays, not the tree: a cache keyed weakly by the tree must not keep it alive
+        self.kind, self.first, self.count = tree.kind, tree.first, tree.count
         #: per node, its exhaustive (depth-limited) minimax value; None below the horizon.
         self.values = values
         self.best_first = best_first
         self._cache: dict[int, list[int]] = {}
 
     def __len__(self) -> int:
-        return len(self.tree)
+        return len(self.kind)
 
     def __getitem__(self, node: int) -> list[int]:
         positions = self._cache.get(node)
@@ -59,11 +63,9 @@ class ChildOrder:
         return positions
 
     def _sort(self, node: int) -> list[int]:
-        tree = self.tree
-        start, n_children = tree.first[node], tree.count[node]
-        values = self.values
-        children = values[start : start + n_children]
-        kind = tree.kind[node]
+        start, n_children = self.first[node], self.count[node]
+        children = list(self.values[start : start + n_children])
+        kind = self.kind[node]
         if kind not in (MAX, MIN) or any(value is None for value in children):
             return list(range(n_children))
         # best first for MAX = highest first; for MIN = lowest first; worst: the reverse preference.
@@ -88,5 +90,14 @@ def child_order_for(tree: Tree, order: str, depth: int | None = None) -> ChildOr
         return None
     if order not in ORDERS:
         raise AlgorithmError(f"unknown order {order!r} (expected given, best or worst)")
-    values = minimax(tree, depth_limit=depth).values
-    return ChildOrder(tree, values, best_first=order == "best")
+    # the search and then the annotated tree ask for the same order: sort once per tree
+    known = _ORDERS_OF.setdefault(tree, {})
+    found = known.get((order, depth))
+    if found is None:
+        values = minimax(tree, depth_limit=depth).values
+        found = known[(order, depth)] = ChildOrder(tree, values, best_first=order == "best")
+    return found
+
+
+#: tree -> {(order, depth): ChildOrder}; forgotten with the tree.
+_ORDERS_OF: WeakKeyDictionary[Tree, dict[tuple[str, int | None], ChildOrder]] = WeakKeyDictionary()
