@@ -169,8 +169,19 @@ leaf_values = st.one_of(
 shares = st.sampled_from(["0", "1/5", "1/2", "1", "3/4"])
 
 
+decimal_values = st.integers(LOW * 10, HIGH * 10).map(lambda tenths: tenths / 10)
+
+
+def decimal_probabilities(weights: list[int]) -> list[str]:
+    """Decimals with 3 digits, summing to 1 exactly as decimals (the last takes the rest)."""
+    total = sum(weights)
+    shares = [Fraction(math.floor(Fraction(weight, total) * 1000), 1000) for weight in weights[:-1]]
+    shares.append(1 - sum(shares, Fraction(0)))
+    return [f"{float(share):.3f}" for share in shares]
+
+
 @st.composite
-def documents(draw, *, chance=True, models=True, evals=False, max_nodes=40, bounds=False):
+def documents(draw, *, chance=True, models=True, evals=False, max_nodes=40, bounds=False, decimals=False):
     """A random two-player tree document with explicit ids n0, n1, ... (preorder)."""
     ids = itertools.count()
     budget = [draw(st.integers(1, max_nodes))]
@@ -181,7 +192,7 @@ def documents(draw, *, chance=True, models=True, evals=False, max_nodes=40, boun
         budget[0] -= 1
         inner = budget[0] > 0 and depth < 6 and draw(st.integers(0, 3)) > (0 if depth == 0 else 1)
         if not inner:
-            value = draw(leaf_values)
+            value = draw(decimal_values if decimals else leaf_values)
             node["value"] = value
             return node
         node["type"] = draw(st.sampled_from(types))
@@ -193,8 +204,9 @@ def documents(draw, *, chance=True, models=True, evals=False, max_nodes=40, boun
         children = [make(depth + 1) for _ in range(count)]
         if node["type"] == "chance" and draw(st.booleans()):
             weights = draw(st.lists(st.integers(0, 4), min_size=count, max_size=count).filter(any))
-            for child, weight in zip(children, weights):
-                child["p"] = f"{weight}/{sum(weights)}"
+            ps = decimal_probabilities(weights) if decimals else [f"{weight}/{sum(weights)}" for weight in weights]
+            for child, p in zip(children, ps):
+                child["p"] = p
         node["children"] = children
         return node
 
@@ -269,6 +281,19 @@ def test_star1_agrees_with_reference_star1_and_expectiminimax(document, strict, 
     # the same search without an observer
     quiet = solve(tree, "star1", depth=depth, strict=strict)
     assert quiet.values == record.values and quiet.pruned == record.pruned
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents(decimals=True, bounds=True), st.sampled_from(["expectiminimax", "expectimax", "star1"]))
+def test_decimal_trees_give_the_decimal_answer(document, algorithm) -> None:
+    tree = tree_of(document)
+    exact = reference_values(document, "expectimax" if algorithm == "expectimax" else "expectiminimax")
+    record = solve(tree, algorithm)
+    assert isinstance(record.value, float)
+    assert math.isclose(record.value, float(exact[document["root"]["id"]]), rel_tol=1e-12, abs_tol=1e-12)
+    if algorithm != "star1":  # every node: the exact decimal answer, rounded once
+        for name, value in values_by_id(record).items():
+            assert math.isclose(value, float(exact[name]), rel_tol=1e-12, abs_tol=1e-12)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -492,23 +517,18 @@ def test_star1_fail_high_at_a_chance_node() -> None:
 
 
 def test_deep_chain_of_chance_nodes_needs_no_recursion() -> None:
-    depth = 100_000
+    depth = 100_001  # the bottom node is a min node
     root: dict = {"type": "max", "children": []}
     node = root
-    types = itertools.cycle(["min", "max", "min", "chance", "max", "min", "max", "chance"])
-    for _ in range(depth):
+    types = itertools.cycle(["min", "chance", "max", "chance"])
+    for _ in range(depth):  # one child each (a chance node's is certain): cheap, but deep
         child = {"type": next(types), "children": []}
-        if node["type"] == "chance":
-            child["p"] = "1/2"
-            node["children"] = [child, {"p": "1/2", "value": 1}]
-        else:
-            node["children"] = [child, {"value": 1}]
+        node["children"] = [child]
         node = child
-    node["children"] = [1, 1]
+    node["children"] = [1, 2]
     tree = build_tree({"bounds": [0, 2], "root": root})
-    plain = solve(tree, "expectiminimax")
-    assert plain.value == 1 and len(tree) == 2 * depth + 3
-    assert solve(tree, "expectimax").value == 1
+    assert len(tree) == depth + 3
+    assert solve(tree, "expectiminimax").value == 1
     assert solve(tree, "star1").value == 1
     calls = []
     assert solve(tree, "expectiminimax", observer=lambda event: calls.append(event.kind == "call")).value == 1
@@ -587,3 +607,38 @@ def test_subprocess_solves_a_chance_tree() -> None:
     assert document["value"] == "39/8" and document["best_move"] == "bet"
     assert document["pruned"] == ["Roll.4", "Roll.5", "Roll.6"]
     assert document["best_moves"] == ["bet"]
+
+
+# -- the shipped mini-backgammon tree -------------------------------------------------------------
+
+
+def reference_value(node, algorithm="expectiminimax") -> Fraction:
+    """A node's value by the textbook recursion, for documents without ids."""
+    if "children" not in node:
+        return number(node["value"])
+    values = [reference_value(child, algorithm) for child in node["children"]]
+    if node["type"] == "chance":
+        return sum((p * v for p, v in zip(probabilities(node), values)), Fraction(0))
+    if node["type"] == "min" and algorithm == "expectimax":
+        return sum(values, Fraction(0)) / len(values)
+    return max(values) if node["type"] == "max" else min(values)
+
+
+def test_shipped_backgammon_mini_is_the_generators_tree_and_solves() -> None:
+    import yaml
+
+    from gametree_cli.generate.backgammon import backgammon_tree
+
+    path = TREES / "backgammon-mini.yaml"
+    shipped = yaml.safe_load(path.read_text())
+    assert shipped == backgammon_tree(position=(3, 4, 1, 2), plies=5)  # regenerate it if this fails
+    tree = load_tree(path)
+    record = solve(tree)
+    assert record.algorithm == "expectiminimax"
+    assert record.value == reference_value(shipped["root"]) == Fraction(51, 4)
+    # with a 2, MAX prefers 3->5 (27/2) to bearing off with 4->6 (13)
+    two = tree.index("2")
+    assert record.values[two] == Fraction(27, 2) and tree.move(record.best_child(two)) == "3->5"
+    star = solve(tree, "star1")
+    assert star.value == record.value and star.stats.leaves_evaluated <= record.stats.leaves_evaluated
+    assert solve(tree, "expectimax").value == reference_value(shipped["root"], "expectimax")

@@ -22,6 +22,7 @@ here, generalised to unequal probabilities).
 
 from __future__ import annotations
 
+from decimal import Context, Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Iterable, Sequence
 
@@ -67,14 +68,37 @@ def expected_value(terms: Iterable[tuple[Number, Number]]) -> Number:
     total: Number = 0
     for p, v in pairs:
         if p.__class__ is float or v.__class__ is float:
-            return float(sum(_decimal(p) * _decimal(v) for p, v in pairs))
+            return _decimal_sum(pairs)
         total += p * v
     return normalize(total)
 
 
-def _decimal(number: Number) -> Number:
-    """A float as the decimal it prints as (``0.1`` -> 1/10), exact numbers as they are."""
-    return Fraction(repr(number)) if number.__class__ is float else number
+#: 100 significant digits: sums of products of 17-digit decimals are exact, a
+#: fraction such as a uniform 1/3 is carried far below a float's precision, and
+#: the one rounding that matters is the last one, to a float.
+_DECIMALS = Context(prec=100)
+
+
+def _decimal_sum(pairs: list[tuple[Number, Number]]) -> float:
+    """``sum(p * v)`` over the decimals the floats print as, rounded once to a float.
+
+    C-implemented ``Decimal`` arithmetic: several times faster than ``Fraction``.
+    """
+    add, multiply = _DECIMALS.add, _DECIMALS.multiply
+    total = Decimal(0)
+    for p, v in pairs:
+        total = add(total, multiply(_decimal(p), _decimal(v)))
+    return float(total)
+
+
+def _decimal(number: Number) -> Decimal:
+    """A float as the decimal it prints as (``0.1`` is 1/10, not 0.1000000000000000055...)."""
+    kind = number.__class__
+    if kind is float:
+        return Decimal(repr(number))
+    if kind is Fraction:
+        return _DECIMALS.divide(Decimal(number.numerator), Decimal(number.denominator))  # type: ignore[union-attr]
+    return Decimal(number)  # type: ignore[arg-type]
 
 
 def uniform_mean(values: Sequence[Number]) -> Number:
@@ -95,8 +119,9 @@ def mix(share: Number, optimal: Number, mean: Number) -> Number:
     if share == 1:
         return mean
     if share.__class__ is float or optimal.__class__ is float or mean.__class__ is float:
-        exact_share = _decimal(share)
-        return float((1 - exact_share) * _decimal(optimal) + exact_share * _decimal(mean))
+        keep = _DECIMALS.subtract(Decimal(1), _decimal(share))
+        return float(_DECIMALS.add(_DECIMALS.multiply(keep, _decimal(optimal)),
+                                   _DECIMALS.multiply(_decimal(share), _decimal(mean))))
     return normalize((1 - share) * optimal + share * mean)
 
 
