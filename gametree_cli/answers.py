@@ -65,7 +65,7 @@ _EXERCISE_KEYS = frozenset({"name", "tree", "algorithm", "depth", "answers", "co
 _FILE_KEYS = frozenset({"exercises", "title", "comment", "description"})
 _INFINITIES = {"inf": math.inf, "+inf": math.inf, "infinity": math.inf, "-inf": -math.inf, "-infinity": -math.inf}
 
-Path_ = tuple[Any, ...]
+KeyPath = tuple[Any, ...]
 
 
 class _Positions:
@@ -87,7 +87,7 @@ class _Positions:
                 self._root = None
         return self._root
 
-    def node(self, path: Path_, *, key: bool = False) -> Any:
+    def node(self, path: KeyPath, *, key: bool = False) -> Any:
         """The composed node at ``path`` (its key node when ``key``), or None."""
         current = self._document()
         for depth, step in enumerate(path):
@@ -104,13 +104,13 @@ class _Positions:
                 return None
         return current
 
-    def __call__(self, path: Path_, *, key: bool = False) -> tuple[int | None, int | None]:
+    def __call__(self, path: KeyPath, *, key: bool = False) -> tuple[int | None, int | None]:
         found = self.node(path, key=key)
         if found is None:
             return None, None
         return found.start_mark.line + 1, found.start_mark.column + 1
 
-    def tree_locator(self, base: Path_) -> Callable[[tuple[Any, ...]], tuple[int | None, int | None]]:
+    def tree_locator(self, base: KeyPath) -> Callable[[tuple[Any, ...]], tuple[int | None, int | None]]:
         """A tree locator (see :mod:`gametree_cli.formats.locate`) for a tree written inline at ``base``."""
 
         def locate(path: tuple[Any, ...]) -> tuple[int | None, int | None]:
@@ -150,7 +150,7 @@ class Exercise:
     algorithm: str | None
     options: Options
     answers: dict[str, Any]
-    where: Path_ = ()
+    where: KeyPath = ()
     positions: _Positions | None = field(default=None, repr=False)
 
     def error(self, message: str, *path: Any, key: bool = False) -> ExerciseError:
@@ -201,7 +201,7 @@ def parse_answer_text(text: str, name: str) -> list[Exercise]:
         raise ExerciseError(error.message, file=name, line=error.line, column=error.column) from None
     positions = _Positions(text)
 
-    def fail(message: str, path: Path_ = (), key: bool = False) -> ExerciseError:
+    def fail(message: str, path: KeyPath = (), key: bool = False) -> ExerciseError:
         line, column = positions(path, key=key)
         return ExerciseError(message, file=name, line=line, column=column)
 
@@ -232,13 +232,13 @@ def parse_answer_text(text: str, name: str) -> list[Exercise]:
             break
     exercises = []
     for index, raw in enumerate(raws):
-        where: Path_ = () if base is None else base + (index,)
+        where: KeyPath = () if base is None else base + (index,)
         default_name = stem if len(raws) == 1 else f"{stem} #{index + 1}"
         exercises.append(_exercise(raw, defaults, name, where, default_name, positions))
     return exercises
 
 
-def _exercise(raw: Any, defaults: dict[str, Any], file: str, where: Path_, default_name: str, positions: _Positions) -> Exercise:
+def _exercise(raw: Any, defaults: dict[str, Any], file: str, where: KeyPath, default_name: str, positions: _Positions) -> Exercise:
     def fail(message: str, *path: Any, key: bool = False) -> ExerciseError:
         line, column = positions(where + path, key=key)
         if line is None:

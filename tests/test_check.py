@@ -20,6 +20,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from gametree_cli.answers import read_answer_file
 from gametree_cli.check import check_paths, exit_code, same_value
@@ -312,8 +313,7 @@ def test_junit_report_counts_tests_and_failures(runner, tmp_path: Path) -> None:
     ]
     many = write(tmp_path / "many.answers.yaml", {"tree": os.path.relpath(AIMA, tmp_path), "exercises": exercises})
     bad = write(tmp_path / "bad.answers.yaml", "tree: x\nanswers: {valeu: 1}\n")
-    report = tmp_path / "out" / "report.xml"
-    report.parent.mkdir()
+    report = tmp_path / "out" / "report.xml"  # its folder is made as needed
     result = check(runner, str(many), str(bad), "--junit", str(report))
     assert result.exit_code == 2
     root = ElementTree.parse(report).getroot()
@@ -427,8 +427,6 @@ def test_solve_answers_keeps_options_and_inline_trees(runner, tmp_path: Path) ->
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(document=compact_trees, algorithm=st.sampled_from(["minimax", "alphabeta"]), order=st.sampled_from(["given", "best", "worst"]))
 def test_every_written_key_checks_right(tmp_path_factory, document, algorithm, order) -> None:
-    from typer.testing import CliRunner
-
     folder = tmp_path_factory.mktemp("key")
     tree = write(folder / "t.json", json.dumps(document))
     key = folder / "sub" / "t.answers.yaml"

@@ -8,12 +8,13 @@ import json
 import math
 import random
 from fractions import Fraction
+from io import StringIO
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
+from rich.console import Console
 
 from gametree_cli import load_tree, parse_tree, solve
 from gametree_cli.algorithms.ordering import child_order_for
@@ -21,11 +22,8 @@ from gametree_cli.cli import app
 from gametree_cli.errors import AlgorithmError
 from gametree_cli.views.annotated import annotated_tree, render_result
 from gametree_cli.views.result_json import result_document
-from rich.console import Console
-from io import StringIO
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from .conftest import ROOT
 
 
 # -- the independent reference ------------------------------------------------
@@ -274,8 +272,7 @@ def test_annotated_tree_draws_the_search_order_with_file_positions() -> None:
     assert "#1" not in given_text and "--order" not in given_text
 
 
-def test_cli_order_reaches_json_and_text() -> None:
-    runner = CliRunner()
+def test_cli_order_reaches_json_and_text(runner) -> None:
     tree = str(ROOT / "trees" / "aima-5-2.yaml")
     result = runner.invoke(app, ["solve", tree, "--order", "best", "--format", "json"])
     assert result.exit_code == 0, result.output

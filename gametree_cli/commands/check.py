@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Annotated, Optional
 
@@ -31,6 +32,7 @@ def check_command(
             outcome.exercise.tree for outcome in outcomes
             if outcome.exercise is not None and isinstance(outcome.exercise.tree, str)
         )
+        os.makedirs(os.path.dirname(junit) or ".", exist_ok=True)  # CI jobs like reports/gametree.xml
         write_atomically(junit, junit_report(outcomes), force=True, protect=inputs)
     if output is OutputFormat.json:
         json.dump(check_document(outcomes), sys.stdout, ensure_ascii=False, indent=1)
