@@ -91,24 +91,13 @@ class _Positions:
         """The composed node at ``path`` (its key node when ``key``), or None."""
         current = self._document()
         for depth, step in enumerate(path):
-            if isinstance(current, yaml.MappingNode):
-                for key_node, value_node in current.value:
-                    if str(key_node.value) == str(step):
-                        current = key_node if key and depth == len(path) - 1 else value_node
-                        break
-                else:
-                    return None
-            elif isinstance(current, yaml.SequenceNode) and isinstance(step, int) and 0 <= step < len(current.value):
-                current = current.value[step]
-            else:
+            current = _step(current, step, key=key and depth == len(path) - 1)
+            if current is None:
                 return None
         return current
 
     def __call__(self, path: KeyPath, *, key: bool = False) -> tuple[int | None, int | None]:
-        found = self.node(path, key=key)
-        if found is None:
-            return None, None
-        return found.start_mark.line + 1, found.start_mark.column + 1
+        return _mark(self.node(path, key=key))
 
     def tree_locator(self, base: KeyPath) -> Callable[[tuple[Any, ...]], tuple[int | None, int | None]]:
         """A tree locator (see :mod:`gametree_cli.formats.locate`) for a tree written inline at ``base``."""
@@ -116,16 +105,35 @@ class _Positions:
         def locate(path: tuple[Any, ...]) -> tuple[int | None, int | None]:
             if path and path[0] == "key":
                 return self(base + (path[1],), key=True)
-            steps: list[Any] = list(base)
-            if isinstance(self.node(base + ("root",)), yaml.MappingNode):
-                steps.append("root")
-            for position in path:
-                if isinstance(self.node(tuple(steps)), yaml.MappingNode):
-                    steps.append("children")
-                steps.append(position)
-            return self(tuple(steps))
+            node = self.node(base)
+            node = _step(node, "root") or node
+            for position in path:  # one step per level: a deep tree costs its depth, once
+                if isinstance(node, yaml.MappingNode):
+                    node = _step(node, "children")
+                node = _step(node, position)
+                if node is None:
+                    return None, None
+            return _mark(node)
 
         return locate
+
+
+def _step(node: Any, step: Any, *, key: bool = False) -> Any:
+    """A composed mapping's entry ``step`` (or its key node), a sequence's item ``step``, or None."""
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            if str(key_node.value) == str(step):
+                return key_node if key else value_node
+        return None
+    if isinstance(node, yaml.SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
+        return node.value[step]
+    return None
+
+
+def _mark(node: Any) -> tuple[int | None, int | None]:
+    if node is None:
+        return None, None
+    return node.start_mark.line + 1, node.start_mark.column + 1
 
 
 @dataclass

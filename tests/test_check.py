@@ -259,6 +259,9 @@ INVALID = [
     ("- tree: TREE\n  answers: {value: 3}\n- 7\n", r"bad\.answers\.yaml:3:3: an exercise must be a mapping"),
     ("tree: {root: {type: max, children: [{id: B, children: [1, 2]}, {id: B, children: [3]}]}}\nanswers: {value: 3}\n",
      r"bad\.answers\.yaml:1:\d+: node B: duplicate id"),
+    ("tree:\n  root:\n    id: A\n    children:\n      - id: B\n        children: [1, 2]\n      - id: C\n        type: chance\n"
+     "        children:\n          - {p: 1/2, value: 1}\n          - {p: 1/3, value: 2}\nanswers: {value: 1}\n",
+     r"bad\.answers\.yaml:7:9: node C: probabilities sum to 5/6, not 1"),
 ]
 
 
