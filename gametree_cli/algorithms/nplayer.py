@@ -41,6 +41,8 @@ __all__ = [
     "maxn",
     "shallow",
     "paranoid",
+    "preference",
+    "check_constant_sum",
     "root_player",
     "paranoid_view",
     "unfit_maxn",
