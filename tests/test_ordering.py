@@ -290,3 +290,42 @@ def test_a_100000_deep_chain_needs_no_recursion() -> None:
     assert record.value == 7 and record.stats.nodes_visited == depth + 1
     text = render(annotated_tree(record, depth=2))
     assert "#1" in text and "more nodes below" in text
+
+
+def drawn_ids(text: str) -> list[str]:
+    """Ids of the drawn nodes, top to bottom (notes left out)."""
+    ids = []
+    for line in text.splitlines():
+        body = line.lstrip("│├└─ ")
+        if not body or body.startswith("("):
+            continue
+        body = body.split(" ", 1)[1] if body.startswith("#") else body
+        body = body.split("→ ", 1)[1] if "→ " in body else body
+        ids.append(body.split()[0])
+    return ids
+
+
+@pytest.mark.parametrize(("tree_file", "algorithm", "order"), [
+    ("aima-5-2.yaml", "alphabeta", "worst"),
+    ("course.yaml", "alphabeta", "best"),
+    ("maxn-3players.yaml", "paranoid", "best"),  # sorts a derived two-player view of the tree
+])
+def test_the_drawing_follows_the_search(tree_file: str, algorithm: str, order: str) -> None:
+    from gametree_cli.algorithms import ALGORITHMS
+
+    if algorithm not in ALGORITHMS:
+        pytest.skip(f"{algorithm} is not registered")
+    record = solve(load_tree(ROOT / "trees" / tree_file), algorithm, order=order)
+    tree, ids = record.tree, record.tree.ids()
+    rank = {node: k for k, node in enumerate(record.visit_order())}
+    expected: list[str] = []
+
+    def walk(node: int) -> None:  # visited children as entered, then the others in file order
+        expected.append(ids[node])
+        for child in sorted(tree.children(node), key=lambda child: (rank.get(child, math.inf), child)):
+            walk(child)
+
+    walk(0)
+    assert drawn_ids(render(annotated_tree(record))) == expected
+    visited = [node_id for node_id in expected if rank.get(tree.index(node_id)) is not None]
+    assert visited == [ids[node] for node in record.visit_order()]

@@ -23,7 +23,6 @@ Intelligence 6 (1975), section 6 (the minimal tree).
 from __future__ import annotations
 
 from typing import Sequence
-from weakref import WeakKeyDictionary
 
 from ..errors import AlgorithmError
 from ..model import MAX, MIN, Tree
@@ -46,7 +45,6 @@ class ChildOrder:
     __slots__ = ("kind", "first", "count", "values", "best_first", "_cache")
 
     def __init__(self, tree: Tree, values: Sequence[Value | None], best_first: bool) -> None:
-        # the arrays, not the tree: a cache keyed weakly by the tree must not keep it alive
         self.kind, self.first, self.count = tree.kind, tree.first, tree.count
         #: per node, its exhaustive (depth-limited) minimax value; None below the horizon.
         self.values = values
@@ -90,14 +88,5 @@ def child_order_for(tree: Tree, order: str, depth: int | None = None) -> ChildOr
         return None
     if order not in ORDERS:
         raise AlgorithmError(f"unknown order {order!r} (expected given, best or worst)")
-    # the search and then the annotated tree ask for the same order: sort once per tree
-    known = _ORDERS_OF.setdefault(tree, {})
-    found = known.get((order, depth))
-    if found is None:
-        values = minimax(tree, depth_limit=depth).values
-        found = known[(order, depth)] = ChildOrder(tree, values, best_first=order == "best")
-    return found
-
-
-#: tree -> {(order, depth): ChildOrder}; forgotten with the tree.
-_ORDERS_OF: WeakKeyDictionary[Tree, dict[tuple[str, int | None], ChildOrder]] = WeakKeyDictionary()
+    values = minimax(tree, depth_limit=depth).values
+    return ChildOrder(tree, values, best_first=order == "best")

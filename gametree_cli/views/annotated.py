@@ -14,7 +14,6 @@ from rich.markup import escape
 from rich.text import Text
 from rich.tree import Tree as RichTree
 
-from ..algorithms.ordering import ChildOrder, child_order_for
 from ..model import CHANCE, LEAF, MAX, MIN, PLAYER, Tree
 from ..numbers import Value, format_number, format_value
 from ..record import SearchRecord
@@ -219,24 +218,28 @@ def annotated_tree(
     return root
 
 
-def search_order(record: SearchRecord) -> ChildOrder | None:
-    """The children order the search used, when it was not the file's (``--order``).
+def search_order(record: SearchRecord) -> dict[int, int] | None:
+    """When the search did not follow the file's order (``--order``): each
+    visited node's rank in the order the search first entered it.
 
-    Recomputed from the tree (the same deterministic sort the search did), so
-    the record needs to keep nothing but the order's name.
+    Read from the record, not sorted again, so the drawing shows what the
+    search did, whatever tree it sorted on (paranoid sorts a derived one).
     """
     order = record.options.get("order")
-    if not isinstance(order, str) or order == "given":
+    if not isinstance(order, str) or order == "given" or record.order is None:
         return None
-    return child_order_for(record.tree, order, record.depth_limit)
+    return {node: rank for rank, node in enumerate(record.visit_order())}
 
 
-def _drawn_children(tree: Tree, node: int, searched: ChildOrder | None) -> list[int]:
-    """``node``'s children in drawing order: the search's order, else the file's."""
+def _drawn_children(tree: Tree, node: int, searched: dict[int, int] | None) -> list[int]:
+    """``node``'s children in drawing order: the visited ones as searched, then
+    the unvisited ones in file order; without ``searched``, the file's order."""
     start = tree.first[node]
+    children = range(start, start + tree.count[node])
     if searched is None:
-        return list(range(start, start + tree.count[node]))
-    return [start + position for position in searched[node]]
+        return list(children)
+    last = len(searched)
+    return sorted(children, key=lambda child: (searched.get(child, last), child))
 
 
 def _subtree_size(tree: Tree, node: int) -> int:
