@@ -22,12 +22,15 @@ from ..model import CHANCE, LEAF, MAX, MIN, PLAYER
 from ..numbers import Number, Value
 from ..record import Cut, SearchRecord
 from .annotated import summary_line
-from .picture import DEFAULT_MAX_NODES_SHOWN, Drawn, picture_nodes
+from .picture import Drawn, picture_nodes
 
-__all__ = ["render_latex", "latex_escape", "MAX_LATEX_DEPTH"]
+__all__ = ["render_latex", "latex_escape", "MAX_LATEX_DEPTH", "DEFAULT_LATEX_NODES"]
 
 #: TeX nests one group per tree level; deeper pictures are cut here (TeX's limit is 255 groups).
 MAX_LATEX_DEPTH = 40
+#: forest lays out about ten nodes a second on a slow machine, and a slide holds
+#: far fewer: by default draw only the top levels holding at most this many nodes.
+DEFAULT_LATEX_NODES = 120
 
 _PREAMBLE = r"""% Written by gametree render. Compile with: pdflatex FILE.tex
 % Needs the standalone class and the forest package (Debian: texlive-latex-extra texlive-pictures).
@@ -168,7 +171,7 @@ def render_latex(
     record: SearchRecord,
     *,
     blank: bool = False,
-    max_nodes: int = DEFAULT_MAX_NODES_SHOWN,
+    max_nodes: int = DEFAULT_LATEX_NODES,
     depth: int | None = None,
 ) -> str:
     """The annotated tree as a standalone LaTeX document (forest package).
@@ -193,7 +196,7 @@ def render_latex(
     if heading:
         lines.append(r"\begin{tabular}{@{}c@{}}" + r"\\".join(heading) + r"\\[4pt]")
     lines.append(r"\begin{forest}")
-    lines.append("  for tree={l sep=2.2em, s sep=2.4em}")
+    lines.append("  for tree={l sep=2.2em, s sep=2.4em, fit=band}")
     # The bracket form nests children inside their parent: close each node's
     # bracket after its last descendant (preorder with a stack of open nodes).
     open_nodes: list[Drawn] = []
