@@ -181,7 +181,7 @@ class _Builder:
         # Two players with payoff vectors (a general-sum game, e.g. from Gambit) are
         # searched like an n-player tree: each player maximises its own payoff.
         nplayer = n_players > 2 or self.general_sum
-        if not nplayer:
+        if not nplayer and not self.may_alias:
             fast = fast_build([root], source=self.source, max_nodes=self.max_nodes, players=self.players,
                               total=self.total, bounds=self.bounds, title=self.title)
             if fast is not None:

@@ -9,6 +9,7 @@ YAML (contract section 2).
 from __future__ import annotations
 
 import json
+import re
 import os
 import sys
 from pathlib import Path
@@ -141,7 +142,21 @@ def parse_tree(
     """Build a tree from text (``--tree``, standard input, tests)."""
     with paused_gc():
         document, locator = read_document(text, name, fmt)
-        return build_tree(document, Source(name, locator), max_nodes=max_nodes, may_alias=fmt != "json")
+        return build_tree(document, Source(name, locator), max_nodes=max_nodes, may_alias=_may_alias(text, fmt))
+
+
+_ANCHOR = re.compile(r"&[^\s\[\]{},]")
+
+
+def _may_alias(text: str, fmt: str | None) -> bool:
+    """Can the parsed document share sub-objects? Only YAML with an ``&anchor`` can.
+
+    One scan of the text decides whether the builder must do alias accounting
+    (and cycle detection), so plain files take the fast path.
+    """
+    if fmt == "json":
+        return False
+    return _ANCHOR.search(text) is not None
 
 
 def load_tree(
