@@ -173,7 +173,9 @@ def check_depth_limit(tree: Tree, depth: int) -> None:
 
 def _unfit_two_player(tree: Tree, options: Options) -> str | None:
     if tree.is_nplayer:
-        return f"it has {len(tree.players)} players; minimax and alpha-beta need two"
+        if len(tree.players) > 2:
+            return f"it has {len(tree.players)} players; minimax and alpha-beta need two"
+        return "its leaves are payoff vectors (a general-sum game); minimax and alpha-beta need one number per leaf"
     if tree.has_chance:
         return "it has chance nodes"
     return None
