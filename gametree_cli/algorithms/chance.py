@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from decimal import Context, Decimal
 from fractions import Fraction
+from math import lcm
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ..errors import AlgorithmError, IllegalTreeError
@@ -65,12 +66,35 @@ def expected_value(terms: Iterable[tuple[Number, Number]]) -> Number:
     so a student's hand calculation and the tool agree.
     """
     pairs = terms if isinstance(terms, list) else list(terms)
-    total: Number = 0
     for p, v in pairs:
         if p.__class__ is float or v.__class__ is float:
             return _decimal_sum(pairs)
-        total += p * v
-    return normalize(total)
+    # exact: integer weights over the probabilities' common denominator, one
+    # division at the end (a Fraction operation costs microseconds, an int's nanoseconds)
+    scale = lcm(*[p.denominator for p, _ in pairs])  # type: ignore[union-attr]
+    total = sum(p.numerator * (scale // p.denominator) * v for p, v in pairs)  # type: ignore[union-attr]
+    return unscale(total, scale)
+
+
+def unscale(total: Number, scale: int) -> Number:
+    """``total / scale``, exact for ints and fractions, an int when whole."""
+    if scale == 1:
+        return normalize(total) if total.__class__ is Fraction else total
+    if total.__class__ is int:
+        return total // scale if total % scale == 0 else Fraction(total, scale)  # type: ignore[operator]
+    if total.__class__ is float:
+        return total / scale
+    return normalize(total / scale)
+
+
+def chance_weights(probabilities: Sequence[Number]) -> tuple[int, list[Number]]:
+    """``(scale, weights)`` with ``p_i = weights[i] / scale``: integer weights over the
+    common denominator for exact probabilities; the probabilities themselves
+    (scale 1) when any is a decimal."""
+    if any(p.__class__ is float for p in probabilities):
+        return 1, list(probabilities)
+    scale = lcm(*[p.denominator for p in probabilities])  # type: ignore[union-attr]
+    return scale, [p.numerator * (scale // p.denominator) for p in probabilities]  # type: ignore[union-attr]
 
 
 #: 100 significant digits: sums of products of 17-digit decimals are exact, a
@@ -127,6 +151,10 @@ def mix(share: Number, optimal: Number, mean: Number) -> Number:
 
 def _divide(numerator: Number, denominator: Number) -> Number:
     """Exact division for ints and fractions (``int / int`` would be a float)."""
+    if numerator.__class__ is int and denominator.__class__ is int:
+        if numerator % denominator == 0:  # type: ignore[operator]
+            return numerator // denominator  # type: ignore[operator]
+        return Fraction(numerator, denominator)  # type: ignore[arg-type]
     if isinstance(numerator, float) or isinstance(denominator, float):
         return numerator / denominator
     return normalize(Fraction(numerator) / denominator)
@@ -301,7 +329,7 @@ def _expect_walk(tree: Tree, depth_limit: int | None, emit: Observer, averaged_m
 # -- Star1 ------------------------------------------------------------------------
 
 # frame layout of the Star1 stack
-_NODE, _DEPTH, _ALPHA, _BETA, _V, _POS, _MODE, _SUM, _REST, _SEEN = range(10)
+_NODE, _DEPTH, _ALPHA, _BETA, _V, _POS, _MODE, _SUM, _REST, _SEEN, _SCALE, _WEIGHTS, _ALPHA_S, _BETA_S = range(14)
 # what a frame's node does with its children's values
 _MAX_NODE, _MIN_NODE, _CHANCE_NODE, _MODEL_NODE = range(4)
 
@@ -393,8 +421,10 @@ def star1(
                     emit(Event(CALL, node, depth, alpha, beta, detail={"p": p_in} if p_in is not None else None))
                 node_kind = kind[node]
                 if node_kind == CHANCE:
-                    rest = _suffix_sums(prob, first[node], n_children)  # type: ignore[arg-type]
-                    stack.append([node, depth, alpha, beta, None, 0, _CHANCE_NODE, 0, rest, []])
+                    start = first[node]
+                    scale, weights = chance_weights(prob[start : start + n_children])  # type: ignore[index]
+                    stack.append([node, depth, alpha, beta, None, 0, _CHANCE_NODE, 0, _suffix_sums(weights), [],
+                                  scale, weights, alpha * scale, beta * scale])
                 elif node in shares:
                     stack.append([node, depth, alpha, beta, None, 0, _MODEL_NODE, 0, None, []])
                 elif node_kind == MAX:
@@ -433,17 +463,19 @@ def star1(
                     elif v < b:
                         frame[_BETA] = v
             elif mode == _CHANCE_NODE:
-                p = prob[child]  # type: ignore[index]
-                frame[_SEEN].append((p, result))
-                total = frame[_SUM] = frame[_SUM] + p * result
+                # all in units of 1/scale: weights and their sums are integers for exact p
+                frame[_SEEN].append((prob[child], result))  # type: ignore[index]
+                total = frame[_SUM] = frame[_SUM] + frame[_WEIGHTS][position] * result
                 rest = frame[_REST][position + 1]
-                upper = normalize(total + high * rest)
-                lower = normalize(total + low * rest)
-                a, b = frame[_ALPHA], frame[_BETA]
+                upper = total + high * rest
+                lower = total + low * rest
+                a, b = frame[_ALPHA_S], frame[_BETA_S]
                 if upper < a if strict else upper <= a:
-                    cut = Cut(upper, "<" if strict else "<=", "alpha", a, upper, "upper")
+                    upper = unscale(upper, frame[_SCALE])
+                    cut = Cut(upper, "<" if strict else "<=", "alpha", frame[_ALPHA], upper, "upper")
                 elif lower > b if strict else lower >= b:
-                    cut = Cut(lower, ">" if strict else ">=", "beta", b, lower, "lower")
+                    lower = unscale(lower, frame[_SCALE])
+                    cut = Cut(lower, ">" if strict else ">=", "beta", frame[_BETA], lower, "lower")
             else:
                 frame[_SEEN].append(result)
             if cut is not None:
@@ -470,14 +502,17 @@ def star1(
                     alpha, beta = low, high
                 else:
                     p_in = prob[node]  # type: ignore[index]
-                    alpha, beta = _chance_window(frame, p_in, position, low, high)  # type: ignore[arg-type]
+                    alpha, beta = _chance_window(frame, position, low, high)
                 entering = True
                 continue
             detail = None
             if mode == _MAX_NODE or mode == _MIN_NODE:
                 result = frame[_V]
             elif mode == _CHANCE_NODE:
-                result = expected_value(frame[_SEEN])  # summed as expectiminimax sums
+                scale = frame[_SCALE]
+                # exact: the scaled sum is the expectation; decimals: summed as expectiminimax sums them
+                result = unscale(frame[_SUM], scale) if scale != 1 or not _has_float(frame[_SEEN]) \
+                    else expected_value(frame[_SEEN])
                 detail = {"terms": frame[_SEEN]}
             else:
                 children = frame[_SEEN]
@@ -516,22 +551,30 @@ def star1(
     )
 
 
-def _suffix_sums(prob: Sequence[Number], start: int, n_children: int) -> list[Number]:
-    """``rest[i]``: the probability of children ``i..`` (``rest[n] = 0``), summed exactly."""
-    rest: list[Number] = [0] * (n_children + 1)
-    for position in range(n_children - 1, -1, -1):
-        rest[position] = rest[position + 1] + prob[start + position]
+def _suffix_sums(weights: list[Number]) -> list[Number]:
+    """``rest[i]``: the weight of children ``i..`` (``rest[n] = 0``), summed exactly."""
+    rest: list[Number] = [0] * (len(weights) + 1)
+    for position in range(len(weights) - 1, -1, -1):
+        rest[position] = rest[position + 1] + weights[position]
     return rest
 
 
-def _chance_window(frame: list, p: Number, position: int, low: Number, high: Number) -> tuple[Number, Number]:
-    """The window a chance node gives its child ``position`` (Star1), clipped to ``[L, U]``."""
-    if p == 0:
+def _has_float(terms: list[tuple[Number, Number]]) -> bool:
+    return any(p.__class__ is float or v.__class__ is float for p, v in terms)
+
+
+def _chance_window(frame: list, position: int, low: Number, high: Number) -> tuple[Number, Number]:
+    """The window a chance node gives its child ``position`` (Star1), clipped to ``[L, U]``.
+
+    In units of ``1/scale``: ``A_i = (alpha*scale - done - U*rest) / w_i``.
+    """
+    weight = frame[_WEIGHTS][position]
+    if weight == 0:
         return low, high
     done = frame[_SUM]
     rest = frame[_REST][position + 1]
-    alpha = _divide(frame[_ALPHA] - done - high * rest, p)
-    beta = _divide(frame[_BETA] - done - low * rest, p)
+    alpha = _divide(frame[_ALPHA_S] - done - high * rest, weight)
+    beta = _divide(frame[_BETA_S] - done - low * rest, weight)
     return (alpha if alpha > low else low), (beta if beta < high else high)
 
 
