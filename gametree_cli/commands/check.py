@@ -18,7 +18,7 @@ from ..views.check_report import check_document, check_report, junit_report
 @app.command("check")
 @reports_errors
 def check_command(
-    answers: Annotated[list[str], typer.Argument(metavar="ANSWERS...", help="Answer files, or folders searched for *.answers.yaml / *.answers.json.")],
+    answers: Annotated[list[str], typer.Argument(metavar="ANSWERS", help="Answer files, or folders searched for *.answers.yaml / *.answers.json.")],
     junit: Annotated[Optional[str], typer.Option("--junit", metavar="REPORT.xml", help="Also write a JUnit XML report (one testcase per exercise) for CI.")] = None,
     output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text (a table) or json.")] = OutputFormat.text,
 ) -> None:
