@@ -26,6 +26,7 @@ from gametree_cli.cli import app
 from gametree_cli.errors import GameTreeError
 from gametree_cli.formats.document import build_tree
 from gametree_cli.formats.document_writer import (
+    BLOCK_DEPTH,
     compact_text,
     document_to_json,
     document_to_yaml,
@@ -319,6 +320,18 @@ def test_a_100000_deep_chain_is_written_and_read_back() -> None:
     shallower = chain(2_000)
     back = parse_tree(yaml_text(shallower), fmt="yaml")
     assert list(back.kind) == list(shallower.kind) and back.value == shallower.value
+
+
+@pytest.mark.parametrize("depth", [BLOCK_DEPTH - 2, BLOCK_DEPTH - 1, BLOCK_DEPTH, BLOCK_DEPTH + 1, 3 * BLOCK_DEPTH])
+def test_named_chains_cross_the_block_depth_in_yaml_and_json(depth: int) -> None:
+    """Mappings all the way down: the switch from block to flow style must stay valid at every level."""
+    document: Any = {"id": "leaf", "value": 1}
+    for level in range(depth):
+        document = {"id": f"N{level}", "move": "a b", "children": [document, {"id": f"L{level}", "value": level}]}
+    expected = canonical({"root": document})
+    tree = build_tree({"root": document})
+    assert canonical(yaml.safe_load(yaml_text(tree))) == expected
+    assert canonical(json.loads(json_text(tree))) == expected
 
 
 # -- compact refusals ------------------------------------------------------------

@@ -229,9 +229,6 @@ def test_a_100000_deep_random_chain(tmp_path: Path) -> None:
     assert len(again) == 100_001 and again.value[-1] == tree.value[-1]
 
 
-@pytest.mark.xfail(reason="formats/document_writer.document_to_yaml writes a block list after 'children:' on the "
-                          "line where a mapping reaches BLOCK_DEPTH (line 425 passes `column`, not the flow limit); "
-                          "reported to its owner; remove this mark once fixed", strict=True)
 def test_a_deep_random_tree_reads_back_from_yaml() -> None:
     from gametree_cli.formats.document_writer import document_to_yaml
 

@@ -421,8 +421,9 @@ def document_to_yaml(document: Any, *, header: str | None = None) -> str:
                 if isinstance(value, (dict, list, tuple)) and value and column + 2 < 2 * BLOCK_DEPTH and not _is_flat(value):
                     pending.append(_Text(key_lead))
                     pending.append((value, column + 2, " " * (column + 2)))
-                else:
-                    pending.append((value, column, key_lead + " "))
+                else:  # a scalar, a flat list, or too deep for block style: on this line
+                    flow = column if not isinstance(value, (dict, list, tuple)) else max(column, 2 * BLOCK_DEPTH)
+                    pending.append((value, flow, key_lead + " "))
         else:
             for position, value in enumerate(item):
                 pending.append((value, column + 2, (lead if position == 0 else " " * column) + "- "))
