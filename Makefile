@@ -44,5 +44,9 @@ latex:
 	      || echo "make: could not install LaTeX; the LaTeX compile test will be skipped"; \
 	  else echo "make: pdflatex with forest is missing; the LaTeX compile test will be skipped"; fi; }
 
+# The performance benchmark (several minutes; never part of `make test`): writes bench/results.md.
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
 clean:
 	rm -rf $(VENV) build *.egg-info
