@@ -149,7 +149,7 @@ def any_number() -> st.SearchStrategy[Any]:
 
 
 @st.composite
-def documents(draw: Any, *, allow_eval: bool = True, allow_general_sum: bool = True) -> Any:
+def documents(draw: Any, *, allow_eval: bool = True, allow_general_sum: bool = True, labels: list[str] = TRICKY) -> Any:
     """A random valid tree document: two-player (max/min/chance, typed or not) or n-player."""
     style = draw(st.sampled_from(["two", "two", "nplayer", "general"] if allow_general_sum else ["two", "two", "nplayer"]))
     n_players = {"two": 2, "general": 2, "nplayer": draw(st.integers(3, 4))}[style]
@@ -167,7 +167,7 @@ def documents(draw: Any, *, allow_eval: bool = True, allow_general_sum: bool = T
         if named:
             keys["id"] = f"N{next(counter)}"
         if draw(st.integers(0, 3)) == 0:
-            keys["move"] = draw(st.sampled_from(TRICKY))
+            keys["move"] = draw(st.sampled_from(labels))
         if depth >= 3 or draw(st.integers(0, 2)) == 0:
             value = leaf_value()
             if not keys and draw(st.booleans()):
@@ -203,7 +203,7 @@ def documents(draw: Any, *, allow_eval: bool = True, allow_general_sum: bool = T
 
     document: dict[str, Any] = {}
     if draw(st.booleans()):
-        document["title"] = draw(st.sampled_from(TRICKY + ["AIMA figure 5.2", "Ejemplo de poda (curso)"]))
+        document["title"] = draw(st.sampled_from(labels + ["AIMA figure 5.2", "Ejemplo de poda (curso)"]))
     if vectors:
         document["players"] = [f"P{i}" for i in range(n_players)]
     elif draw(st.booleans()):
@@ -496,3 +496,74 @@ def test_document_writers_take_plain_documents() -> None:
     document = {"title": "t", "root": {"children": [{"children": [1, "1/3"]}, 2.5]}}
     assert yaml.safe_load(document_to_yaml(document)) == document
     assert json.loads(document_to_json(document)) == document
+
+
+# -- cross-check with Gambit itself (pygambit, when installed) -------------------------
+
+
+def _gambit_value(game: Any) -> Any:
+    """Backward induction over pygambit's own reading of a written file: payoff vectors
+    (Fractions), chance nodes averaged with Gambit's probabilities, ties to the first action."""
+    players = list(game.players)
+
+    def payoff(node: Any) -> tuple[Fraction, ...]:
+        outcome = node.outcome
+        return tuple(Fraction(str(outcome[player])) if outcome is not None else Fraction(0) for player in players)
+
+    results: dict[Any, tuple[Fraction, ...]] = {}
+    stack: list[tuple[Any, bool]] = [(game.root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if node.is_terminal:
+            results[node] = payoff(node)
+            continue
+        children = list(node.children)
+        if not expanded:
+            stack.append((node, True))
+            stack.extend((child, False) for child in children)
+            continue
+        values = [results[child] for child in children]
+        if node.player.is_chance:
+            probabilities = [Fraction(str(action.prob)) for action in node.infoset.actions]
+            results[node] = tuple(sum(p * value[i] for p, value in zip(probabilities, values)) for i in range(len(players)))
+        else:
+            mover = players.index(node.player)
+            best = values[0]
+            for value in values[1:]:
+                if value[mover] > best[mover]:
+                    best = value
+            results[node] = best
+    return results[game.root]
+
+
+#: Gambit 16 accepts labels of printable ASCII only, without leading, trailing or double spaces.
+GAMBIT_LABELS = [label for label in TRICKY if label.isascii() and label.isprintable() and label == label.strip() and "  " not in label]
+
+
+@settings(max_examples=150, deadline=None)
+@given(documents(allow_eval=False, allow_general_sum=False, labels=GAMBIT_LABELS))
+def test_files_we_write_load_in_gambit_with_the_same_value(document: Any) -> None:
+    pygambit = pytest.importorskip("pygambit", reason="pygambit is not installed (it builds from source: ~25 minutes)")
+    import tempfile
+
+    from gametree_cli.algorithms import solve
+
+    tree = build_tree(document)
+    has_float = any(isinstance(tree.value[node], float) or (isinstance(tree.value[node], tuple) and any(isinstance(part, float) for part in tree.value[node]))  # type: ignore[union-attr]
+                    for node in range(len(tree)) if tree.kind[node] == 0)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "game.efg"
+        path.write_text(efg_text(tree), encoding="utf-8")
+        game = pygambit.read_efg(str(path))
+    assert [player.label for player in game.players] == list(tree.players)
+    assert len(list(game.nodes)) == len(tree)
+    ours = solve(tree).value
+    theirs = _gambit_value(game)
+    if tree.is_nplayer:
+        expected = tuple(Fraction(part) for part in ours)  # type: ignore[union-attr]
+    else:
+        expected = (Fraction(ours), -Fraction(ours))  # type: ignore[arg-type]
+    if has_float:
+        assert all(abs(float(a) - float(b)) < 1e-9 for a, b in zip(theirs, expected))
+    else:
+        assert theirs == expected
