@@ -25,6 +25,7 @@ from .numbers import Number, parse_number
 from .views.annotated import DEFAULT_MAX_NODES_SHOWN, render_result
 from .views.result_json import result_document, write_result
 from .views.result_stream import write_record
+from . import progress
 from .views.trace import StreamingTrace
 
 __all__ = ["app", "main"]
@@ -102,7 +103,8 @@ def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
     @functools.wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
         try:
-            command(*args, **kwargs)
+            with progress.shown():  # a bar on a terminal's stderr after 1 s; nothing otherwise
+                command(*args, **kwargs)
         except GameTreeError as error:
             if os.environ.get("GAMETREE_DEBUG"):
                 raise

@@ -14,6 +14,7 @@ from typing import Any, Callable
 from ..errors import AlgorithmError
 from ..events import Observer
 from ..model import Tree
+from ..progress import tick
 from ..record import SearchRecord
 from .minimax import alphabeta, level_bounds, minimax
 
@@ -149,6 +150,7 @@ def solve(
         raise AlgorithmError(f"unknown variant {options.variant!r} (expected soft or hard)")
     if options.depth is not None:
         check_depth_limit(tree, options.depth)
+    tick("solve")
     return chosen.run(tree, options, observer)
 
 

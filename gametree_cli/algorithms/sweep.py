@@ -33,6 +33,7 @@ from ..model import CHANCE, MAX, MIN, Tree
 from ..numbers import Value
 from ..numeric import LIMIT as _LIMIT
 from ..numeric import LazyValues, Numeric, _scaled, int64_view, numeric_values
+from ..progress import tick
 from ..record import SearchRecord, Stats
 from .minimax import level_bounds
 
@@ -87,6 +88,7 @@ def sweep(
     level_denominators = [denominator] * (last + 1)
     below = denominator  # the denominator of the level under the current one
     for level in range(last, -1, -1):
+        tick("solve", last - level, last + 1)
         start, end = levels[level]
         block_count = count[start:end]
         stats.leaves_evaluated += int(np.count_nonzero(block_count == 0))

@@ -39,6 +39,7 @@ from ..errors import TreeFormatError
 from ..model import CHANCE, LEAF, PLAYER, Source, Tree
 from ..numbers import Number, Value, number_to_json, parse_number
 from ..numeric import LazyValues, Numeric, _exact_probabilities, int64_view, numeric_values
+from ..progress import tick
 from .loader import register_format, write_atomically
 
 __all__ = ["MAGIC", "write_binary", "read_binary", "encode_binary"]
@@ -161,6 +162,7 @@ def read_binary(path: Path, name: str) -> Tree:
     Raises:
         TreeFormatError: not a ``.gtb`` file, or a damaged one.
     """
+    tick("read")
     try:
         data = path.read_bytes()
     except FileNotFoundError:

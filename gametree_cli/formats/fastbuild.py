@@ -27,6 +27,7 @@ import numpy as np
 from ..model import CHANCE, LEAF, MAX, MIN, Source, Tree
 from ..numbers import Number, Value, parse_number
 from ..numeric import numeric_from_leaves
+from ..progress import tick
 
 __all__ = ["fast_build", "FAST_KEYS"]
 
@@ -113,8 +114,12 @@ def _build(
     extend_raws = raws.extend
 
     node = 0
+    chunk_end = 0
     try:
         while node < len(raws):
+            if node == chunk_end:  # every 65,536 nodes: tell a progress bar, if any
+                tick("build", node)
+                chunk_end = node + 65536
             raw = raws[node]
             raws[node] = None  # the queue's reference was the last but the parent's list
             code = inherit[node]

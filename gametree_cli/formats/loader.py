@@ -18,6 +18,7 @@ from typing import Any, Callable
 import yaml
 
 from ..bulk import paused_gc
+from ..progress import tick
 from ..errors import TreeFormatError
 from ..model import Source, Tree
 from .document import DEFAULT_MAX_NODES, build_tree
@@ -145,6 +146,7 @@ def parse_tree(
 ) -> Tree:
     """Build a tree from text (``--tree``, standard input, tests)."""
     with paused_gc():
+        tick("parse")
         document, locator = read_document(text, name, fmt)
         return build_tree(document, Source(name, locator), max_nodes=max_nodes, may_alias=_may_alias(text, fmt))
 
@@ -189,6 +191,7 @@ def load_tree(
     if fmt in TREE_READERS:
         return TREE_READERS[fmt](file, name)
     try:
+        tick("read")
         text = file.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise TreeFormatError("no such file", file=name) from None

@@ -27,6 +27,7 @@ from ..events import Event
 from ..model import KIND_NAMES, Tree
 from ..numbers import number_to_json
 from ..numeric import LazyValues
+from ..progress import tick
 from ..record import SearchRecord
 from .result_json import STREAMED, node_entry, result_document
 
@@ -235,7 +236,10 @@ def _write_nodes(record: SearchRecord, write: Any) -> None:
     values = record.values
     separator = "\n  "
     write("{")
+    written, total = 0, len(tree.kind)
     for nodes, texts in preorder_ids(tree):
+        tick("write", written, total)
+        written += len(nodes)
         value_texts = _values_text(values, nodes)
         parts: list[str] = []
         add = parts.append
