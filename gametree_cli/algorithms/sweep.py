@@ -45,6 +45,7 @@ def sweep(
     *,
     name: str = "minimax",
     averaged_min: bool = False,
+    min_width: int = 32,
 ) -> SearchRecord | None:
     """Exhaustive minimax / expectiminimax / expectimax over whole levels.
 
@@ -53,6 +54,8 @@ def sweep(
         depth_limit: stop this many plies below the root and use ``eval``.
         name: the algorithm's name for the record.
         averaged_min: expectimax: ``min`` nodes are uniform chance nodes.
+        min_width: decline trees with fewer nodes than this per level on
+            average (chains, tiny trees), where NumPy's per-call cost loses.
 
     Returns:
         The record the Python search gives (values, stats, horizon; ``best``
@@ -61,7 +64,8 @@ def sweep(
         caller then runs the Python search).
     """
     numeric = numeric_values(tree)
-    if numeric is None or tree.extra:
+    if numeric is None or tree.extra or averaged_min:
+        # (expectimax's record says its averaged min nodes chose no child: left to the Python path)
         return None
     kind = np.frombuffer(tree.kind, dtype=np.uint8)
     count = int64_view(tree.count)
@@ -71,6 +75,8 @@ def sweep(
     if has_chance and numeric.prob is None:
         return None
     levels = level_bounds(tree, depth_limit)
+    if len(levels) * min_width > levels[-1][1]:
+        return None  # narrow and deep (a chain): a few NumPy calls per node would cost more than Python
     last = len(levels) - 1
     stats = Stats(nodes_visited=levels[-1][1], leaves_evaluated=0)
     leaf, denominator = numeric.leaf, numeric.denominator
