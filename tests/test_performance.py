@@ -38,6 +38,7 @@ from gametree_cli.formats.document import build_tree
 from gametree_cli.formats.fastyaml import fast_yaml_document, plain_enough
 from gametree_cli.numeric import LazyValues
 from gametree_cli.views.result_json import result_document, write_result
+from gametree_cli.views import result_stream
 from gametree_cli.views.result_stream import write_record
 
 minimax_module = importlib.import_module("gametree_cli.algorithms.minimax")
@@ -349,10 +350,16 @@ def test_streamed_json_result_is_byte_for_byte_write_result(tree, depth_limit, t
         except GameTreeError:
             continue  # e.g. a depth limit on a node without eval
         exact = exact_record(record, options)
-        expected, streamed = io.StringIO(), io.StringIO()
+        expected = io.StringIO()
         write_result(result_document(record, events=events, exact=exact), expected)
-        write_record(record, streamed, events=events, exact=exact)
-        assert streamed.getvalue() == expected.getvalue(), name
+        for vector_from in (result_stream.VECTOR_FROM, 0):  # small trees: Python walk; big: NumPy order
+            saved, result_stream.VECTOR_FROM = result_stream.VECTOR_FROM, vector_from
+            try:
+                streamed = io.StringIO()
+                write_record(record, streamed, events=events, exact=exact)
+            finally:
+                result_stream.VECTOR_FROM = saved
+            assert streamed.getvalue() == expected.getvalue(), (name, vector_from)
 
 
 # -- the binary format -----------------------------------------------------------------------------

@@ -36,7 +36,7 @@ def level_bounds(tree: Tree, depth_limit: int | None = None) -> list[tuple[int, 
         count = int64_view(count)
     while depth_limit is None or len(levels) <= depth_limit:
         start, end = levels[-1]
-        size = int(count[start:end].sum()) if end - start > 64 and hasattr(count, "sum") else sum(count[start:end])
+        size = int(count[start:end].sum() if end - start > 64 and hasattr(count, "sum") else sum(count[start:end]))
         if not size:
             break
         levels.append((end, end + size))

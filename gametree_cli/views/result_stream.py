@@ -24,16 +24,19 @@ from typing import Any, Iterable, Iterator, TextIO
 import numpy as np
 
 from ..events import Event
-from ..model import KIND_NAMES, Tree
+from ..model import KIND_NAMES, PLAYER, Tree
 from ..numbers import number_to_json
-from ..numeric import LazyValues
+from ..algorithms.minimax import level_bounds
+from ..numeric import LazyValues, int64_view
 from ..progress import tick
 from ..record import SearchRecord
 from .result_json import STREAMED, node_entry, result_document
 
-__all__ = ["write_record", "preorder_ids"]
+__all__ = ["write_record", "preorder_ids", "preorder_chunks"]
 
 _CHUNK = 1 << 15
+#: trees from this many nodes get their order and ids from NumPy (the tests lower it)
+VECTOR_FROM = 4096
 
 
 def write_record(
@@ -44,6 +47,14 @@ def write_record(
     exact: SearchRecord | None = None,
 ) -> None:
     """Write the contract's JSON result for ``record`` on ``stream``."""
+    try:
+        _write_document(record, stream, events, exact)
+    finally:
+        _ORDER_CACHE.clear()
+
+
+def _write_document(record: SearchRecord, stream: TextIO, events: Iterable[Event] | None,
+                    exact: SearchRecord | None) -> None:
     document = result_document(record, events=events, exact=exact, lazy=True)
     write = stream.write
     write("{")
@@ -79,12 +90,9 @@ def _write_ids(tree: Tree, nodes: list[int], write: Any) -> None:
 
 def _write_preorder_ids(tree: Tree, depth_limit: int | None, write: Any) -> None:
     """An exhaustive search's visit order: the tree order, down to the depth limit."""
-    if depth_limit is not None:
-        _write_ids(tree, list(tree.preorder(depth_limit)), write)
-        return
     write("[\n  ")
     separator = ""
-    for _, texts in preorder_ids(tree):
+    for _, texts in preorder_chunks(tree, depth_limit):
         write(separator + ",\n  ".join(texts))
         separator = ",\n  "
     write("\n ]")
@@ -186,6 +194,121 @@ def preorder_ids(tree: Tree) -> Iterator[tuple[list[int], list[str]]]:
         yield nodes, texts
 
 
+def preorder_chunks(tree: Tree, depth_limit: int | None = None) -> Iterator[tuple[list[int], list[str]]]:
+    """Like :func:`preorder_ids` (down to ``depth_limit``), with the order and the ids
+    computed a level at a time in NumPy; only inner nodes' ids are kept whole.
+
+    Tree order: a node's position is its parent's + 1 + the sizes of the
+    subtrees of its elder siblings, so subtree sizes (bottom-up) and positions
+    (top-down) are a few segment sums per level.
+    """
+    n = len(tree.kind)
+    if n < VECTOR_FROM:
+        yield from _limited(preorder_ids(tree), tree, depth_limit)
+        return
+    if _ORDER_CACHE.get("tree") is not tree or _ORDER_CACHE.get("depth") != depth_limit:
+        _ORDER_CACHE.clear()
+        _ORDER_CACHE.update(tree=tree, depth=depth_limit, order=_tree_order(tree, depth_limit))
+    yield from _order_chunks(tree, *_ORDER_CACHE["order"])
+
+
+#: the tree order being written (a result reads it twice: visit order and nodes); emptied after each result
+_ORDER_CACHE: dict[str, Any] = {}
+
+
+def _tree_order(tree: Tree, depth_limit: int | None) -> tuple[Any, ...]:
+    """Tree order, and the quoted ids and id prefixes of inner nodes, a level at a time."""
+    n = len(tree.kind)
+    count, first = int64_view(tree.count), int64_view(tree.first)
+    levels = level_bounds(tree, depth_limit)
+    below = levels[-1][1]  # nodes within the depth limit
+    size = np.ones(below, dtype=np.int64)
+    blocks = []
+    for (start, end), (child_start, child_end) in zip(levels[:-1], levels[1:]):
+        inner = np.flatnonzero(count[start:end]) + start
+        sizes = count[inner]
+        blocks.append((inner, sizes, np.cumsum(sizes) - sizes, child_start, child_end))
+    for inner, sizes, offsets, child_start, child_end in reversed(blocks):
+        if len(inner):
+            size[inner] = 1 + np.add.reduceat(size[child_start:child_end], offsets)
+    position = np.zeros(below, dtype=np.int64)
+    explicit = tree.explicit_ids
+    root_name = explicit.get(0)
+    # escaped id + "." of each inner node ("" for an unnamed root), by level
+    # prefix: opening quote, escaped id and "." of each inner node ('"' for an unnamed root);
+    # quoted: the quoted id of each inner node
+    prefix = np.empty(below, dtype=object)
+    quoted_inner = np.empty(below, dtype=object)
+    prefix[0] = '"' if root_name is None else encode_basestring(root_name)[:-1] + "."
+    root_text = encode_basestring(root_name if root_name is not None else "root")
+    quoted_inner[0] = root_text
+    named = np.array(sorted(explicit), dtype=np.int64)
+    largest = int(count.max()) if n else 0
+    numerals = np.array([str(k) for k in range(largest + 2)], dtype=object)
+    closing = np.array([f'{k}"' for k in range(largest + 2)], dtype=object)
+    for inner, sizes, offsets, child_start, child_end in blocks:
+        if not len(inner):
+            continue
+        block = size[child_start:child_end]
+        before = np.cumsum(block) - block
+        position[child_start:child_end] = (np.repeat(position[inner], sizes) + 1
+                                           + before - np.repeat(before[offsets], sizes))
+        children = np.arange(child_start, child_end)
+        grand = count[child_start:child_end] > 0
+        if grand.any():
+            parents = np.repeat(inner, sizes)[grand]
+            nodes = children[grand]
+            text = prefix[parents] + numerals[nodes - first[parents] + 1]
+            prefix[nodes] = text + "."
+            quoted_inner[nodes] = text + '"'
+        # named nodes of this level before the next level reads their prefixes
+        for node in named[np.searchsorted(named, child_start):np.searchsorted(named, child_end)].tolist():
+            if count[node]:
+                quoted_inner[node] = encode_basestring(explicit[node])
+                prefix[node] = quoted_inner[node][:-1] + "."
+    order = np.empty(below, dtype=np.int64)
+    order[position] = np.arange(below)
+    return order, prefix, quoted_inner, closing, root_text
+
+
+def _order_chunks(tree: Tree, order: np.ndarray, prefix: np.ndarray, quoted_inner: np.ndarray, closing: np.ndarray,
+                  root_text: str) -> Iterator[tuple[list[int], list[str]]]:
+    count, first = int64_view(tree.count), int64_view(tree.first)
+    explicit = tree.explicit_ids
+    parent = int64_view(tree.parents())
+    for start in range(0, len(order), _CHUNK):
+        nodes = order[start : start + _CHUNK]
+        inner = count[nodes] > 0
+        texts = np.empty(len(nodes), dtype=object)
+        texts[inner] = quoted_inner[nodes[inner]]
+        leaves = np.flatnonzero(~inner)
+        ups = np.maximum(parent[nodes[leaves]], 0)
+        texts[leaves] = prefix[ups] + closing[nodes[leaves] - first[ups] + 1]
+        quoted = texts.tolist()
+        node_list = nodes.tolist()
+        if start == 0:
+            quoted[0] = root_text
+        if explicit:
+            for index, node in enumerate(node_list):
+                name = explicit.get(node)
+                if name is not None:
+                    quoted[index] = encode_basestring(name)
+        yield node_list, quoted
+
+
+def _limited(chunks: Iterator[tuple[list[int], list[str]]], tree: Tree, depth_limit: int | None
+             ) -> Iterator[tuple[list[int], list[str]]]:
+    """Chunks without the nodes below ``depth_limit``."""
+    if depth_limit is None:
+        yield from chunks
+        return
+    depth = tree.depths()
+    for nodes, texts in chunks:
+        kept = [(node, text) for node, text in zip(nodes, texts) if depth[node] <= depth_limit]
+        if kept:
+            yield [node for node, _ in kept], [text for _, text in kept]
+
+
 def _number_text(number: Any) -> str:
     kind = type(number)
     if kind is int:
@@ -229,39 +352,47 @@ def _write_nodes(record: SearchRecord, write: Any) -> None:
     if getattr(record, "bound", None) is not None:
         _write_nodes_generic(record, write)
         return
-    kind, player, names = tree.kind, tree.player, tree.players
-    type_text = [encode_basestring(name) for name in KIND_NAMES]
-    player_text = [encode_basestring(name) for name in names]
+    kind = np.frombuffer(tree.kind, dtype=np.uint8)
+    player = np.asarray(tree.player, dtype=np.int64) if PLAYER in tree.kind else None
+    type_table = np.array([encode_basestring(name) for name in KIND_NAMES], dtype=object)
+    player_table = np.array([encode_basestring(name) for name in tree.players], dtype=object)
+    unvisited = {text: f'"visited": false,\n   "type": {text}' for text in list(type_table) + list(player_table)}
     alpha, beta, cuts, horizon = record.alpha, record.beta, record.cuts, record.horizon
     values = record.values
-    separator = "\n  "
-    write("{")
+    write("{\n  ")
     written, total = 0, len(tree.kind)
-    for nodes, texts in preorder_ids(tree):
+    for nodes, texts in preorder_chunks(tree):
         tick("write", written, total)
-        written += len(nodes)
+        index = np.array(nodes, dtype=np.int64)
+        types = type_table[kind[index]]
+        if player is not None:
+            players = kind[index] == PLAYER
+            types[players] = player_table[player[index[players]]]
+        type_list = types.tolist()
         value_texts = _values_text(values, nodes)
-        parts: list[str] = []
-        add = parts.append
-        for node, text, value_text in zip(nodes, texts, value_texts):
-            node_kind = kind[node]
-            type_name = type_text[node_kind] if node_kind != 4 else player_text[player[node]]
-            if value_text is None:
-                body = f'"visited": false,\n   "type": {type_name}'
-            elif alpha is not None and node in alpha:
-                body = (f'"visited": true,\n   "value": {value_text},\n   "alpha": {_number_text(alpha[node])},\n'
-                        f'   "beta": {_number_text(beta[node])},\n   "type": {type_name}')  # type: ignore[index]
-            else:
-                body = f'"visited": true,\n   "value": {value_text},\n   "type": {type_name}'
-            if cuts:
+        entries = [f"{text}: {{\n   {unvisited[kind_text]}\n  }}" if value is None else
+                   f'{text}: {{\n   "visited": true,\n   "value": {value},\n   "type": {kind_text}\n  }}'
+                   for text, value, kind_text in zip(texts, value_texts, type_list)]
+        if alpha or cuts or horizon:
+            for position, node in enumerate(nodes):
+                value = value_texts[position]
+                if value is None:
+                    continue
+                body = f'"visited": true,\n   "value": {value}'
+                if alpha is not None and node in alpha:
+                    body += (f',\n   "alpha": {_number_text(alpha[node])},\n'
+                             f'   "beta": {_number_text(beta[node])}')  # type: ignore[index]
+                body += f',\n   "type": {type_list[position]}'
                 cut = cuts.get(node)
                 if cut is not None:
                     body += f',\n   "cut": {encode_basestring(cut.reason())}'
-            if horizon and node in horizon:
-                body += ',\n   "horizon": true'
-            add(f"{separator}{text}: {{\n   {body}\n  }}")
-            separator = ",\n  "
-        write("".join(parts))
+                if node in horizon:
+                    body += ',\n   "horizon": true'
+                entries[position] = f"{texts[position]}: {{\n   {body}\n  }}"
+        if written:
+            write(",\n  ")
+        written += len(nodes)
+        write(",\n  ".join(entries))
     write("\n }")
 
 
@@ -270,7 +401,7 @@ def _write_nodes_generic(record: SearchRecord, write: Any) -> None:
     values = record.values
     separator = "\n  "
     write("{")
-    for nodes, texts in preorder_ids(record.tree):
+    for nodes, texts in preorder_chunks(record.tree):
         parts = []
         for node, text in zip(nodes, texts):
             entry = node_entry(record, node, values[node])
