@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import io
 import json
+from fractions import Fraction
 import struct
 from array import array
 from pathlib import Path
@@ -125,11 +126,23 @@ def _untagged(item: dict[str, Any]) -> object:
     return item.get("json")
 
 
+def _narrow(data: np.ndarray) -> np.ndarray:
+    """Integers in the smallest dtype that holds them (a tree of small numbers takes a byte or two a node)."""
+    if data.dtype.kind != "i" or not len(data):
+        return data
+    low, high = int(data.min()), int(data.max())
+    for dtype in (np.int8, np.int16, np.int32):
+        info = np.iinfo(dtype)
+        if info.min <= low and high <= info.max:
+            return data.astype(dtype)
+    return data
+
+
 def _pack(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> bytes:
     directory: dict[str, Any] = {}
     offset = 0
     for name, data in arrays.items():
-        data = np.ascontiguousarray(data)
+        data = np.ascontiguousarray(_narrow(data) if name in ("value", "prob", "count") else data)
         arrays[name] = data
         directory[name] = {"dtype": data.dtype.newbyteorder("<").str, "length": int(data.size), "offset": offset}
         offset += -(-data.nbytes // _ALIGN) * _ALIGN
@@ -230,7 +243,7 @@ def _decode(data: bytes, name: str) -> Tree:
     if stored is not None:
         if len(stored) != n_leaves:
             raise damaged("leaf values of the wrong size")
-        full = np.zeros(n, dtype=stored.dtype.newbyteorder("="))
+        full = np.zeros(n, dtype=np.int64 if stored.dtype.kind == "i" else np.float64)
         full[leaves] = stored
         denominator = int(header.get("denominator", "1"))
         if denominator < 1:
@@ -258,7 +271,15 @@ def _decode(data: bytes, name: str) -> Tree:
         sizes = count[chance]
         within = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
         under_chance[np.repeat(first[chance], sizes) + within] = True
-        prob = LazyValues(prob_array.astype(np.int64), prob_denominator, under_chance)  # type: ignore[assignment]
+        # a plain list (Python searches slice it per chance node), sharing one object per distinct share
+        shares: dict[int, Number] = {}
+        for numerator in np.unique(prob_array[under_chance]).tolist():
+            share = Fraction(numerator, prob_denominator)
+            shares[numerator] = share.numerator if share.denominator == 1 else share
+        prob = [None] * n
+        chance_children = np.flatnonzero(under_chance)
+        for node, numerator in zip(chance_children.tolist(), prob_array[chance_children].tolist()):
+            prob[node] = shares[numerator]
     elif "prob_json" in header:
         prob = [None if raw is None else parse_number(raw) for raw in header["prob_json"]]
         if len(prob) != n:

@@ -125,7 +125,16 @@ def _build(
             code = inherit[node]
             raw_type = type(raw)
             children = None
-            if raw_type is dict:
+            if raw_type is dict and len(raw) == 1 and "value" in raw:  # the commonest leaf: {"value": V}
+                value = raw["value"]
+                if type(value) is not int:
+                    value = _number(value)
+                if low is not None and not low <= value <= high:  # type: ignore[operator]
+                    raise _Bail
+                kind = LEAF
+                append_value(value)
+                append_leaf(value)
+            elif raw_type is dict:
                 if not raw.keys() <= fast_keys:
                     raise _Bail
                 if "p" in raw and not code & _UNDER_CHANCE:
