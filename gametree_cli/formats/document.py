@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from array import array
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import IllegalTreeError, TreeFormatError
 from ..model import CHANCE, LEAF, MAX, MIN, PLAYER, Source, Tree, default_id
@@ -41,6 +41,7 @@ def build_tree(
     *,
     max_nodes: int = DEFAULT_MAX_NODES,
     may_alias: bool = True,
+    reparse: Callable[[], Any] | None = None,
 ) -> Tree:
     """Validate a parsed tree document and turn it into a :class:`Tree`.
 
@@ -51,6 +52,11 @@ def build_tree(
         max_nodes: refuse larger trees (protects against hostile files).
         may_alias: the parser can return shared sub-objects (YAML aliases);
             False (JSON) skips the bookkeeping that detects them.
+        reparse: given, the caller hands over its only reference: ``document``
+            is a one-element list holding the document, which the builder
+            empties so that mappings are freed as soon as they are read (a big
+            file's peak memory); ``reparse()`` parses the text again if the
+            fast path gives up half-way.
 
     Raises:
         TreeFormatError: the document is not shaped like a tree file.
@@ -58,7 +64,7 @@ def build_tree(
     """
     builder = _Builder(source, max_nodes, may_alias)
     try:
-        return builder.build(document)
+        return builder.build(document, reparse)
     except (TreeFormatError, IllegalTreeError) as error:
         if source is not None:
             error.located(file=source.name)
@@ -168,7 +174,9 @@ class _Builder:
 
     # -- nodes ---------------------------------------------------------------
 
-    def build(self, document: Any) -> Tree:
+    def build(self, document: Any, reparse: Callable[[], Any] | None = None) -> Tree:
+        if reparse is not None:
+            document = document.pop()
         self.title: str | None = None
         self.players: tuple[str, ...] = ("MAX", "MIN")
         self.total: Number | None = None
@@ -182,10 +190,16 @@ class _Builder:
         # searched like an n-player tree: each player maximises its own payoff.
         nplayer = n_players > 2 or self.general_sum
         if not nplayer and not self.may_alias:
-            fast = fast_build([root], source=self.source, max_nodes=self.max_nodes, players=self.players,
+            holder = [root]
+            if reparse is not None:
+                document = root = None  # the holder has the last reference: read mappings die
+            fast = fast_build(holder, source=self.source, max_nodes=self.max_nodes, players=self.players,
                               total=self.total, bounds=self.bounds, title=self.title)
             if fast is not None:
                 return fast
+            if reparse is not None:
+                document = reparse()
+                root = self._header(document)
         player_index = {name: index for index, name in enumerate(self.players)}
 
         raws = self.raws

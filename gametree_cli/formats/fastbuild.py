@@ -97,7 +97,7 @@ def _build(
     bounds: tuple[Number, Number] | None,
     title: str | None,
 ) -> Tree:
-    raws: list[Any] = [holder[0]]
+    raws: list[Any] = [holder.pop()]  # the only reference left, once the caller let go
     kinds = bytearray()
     inherit = bytearray(b"\x00")
     counts: list[int] = []
@@ -213,15 +213,19 @@ def _build(
         raws.clear()
 
     n = len(kinds)
-    count_np = np.array(counts, dtype=np.int64)
+    # the Tree's arrays, filled in place through NumPy views (no temporary copies: peak memory)
+    count = array("q", counts)
     del counts
-    first_np = np.zeros(n, dtype=np.int64)
-    inner = count_np > 0
+    count_np = np.frombuffer(count, dtype=np.int64)
+    first = array("q", bytes(8 * n))
+    first_np = np.frombuffer(first, dtype=np.int64)
     # breadth-first numbering: a node's children follow those of every node before it
-    starts = np.cumsum(count_np) - count_np + 1
-    first_np[inner] = starts[inner]
-    kind_np = np.frombuffer(kinds, dtype=np.uint8)
-    player_np = _PLAYER_OF_KIND[kind_np]
+    np.cumsum(count_np, out=first_np)
+    first_np -= count_np
+    first_np += 1
+    leaves = np.flatnonzero(count_np == 0)
+    first_np[leaves] = 0
+    player = array("h", _PLAYER_OF_KIND[np.frombuffer(kinds, dtype=np.uint8)].tobytes())
     prob: list[Number | None] | None = None
     if chance_probs:
         prob = [None] * n
@@ -229,10 +233,10 @@ def _build(
             prob[start : start + len(shares)] = shares
     tree = Tree(
         kind=kinds,
-        first=_to_array("q", first_np),
-        count=_to_array("q", count_np),
+        first=first,
+        count=count,
         value=values,
-        player=_to_array("h", player_np),
+        player=player,
         prob=prob,
         evals=evals,
         moves=moves,
@@ -242,15 +246,8 @@ def _build(
         title=title,
         source=source,
     )
-    numeric_from_leaves(tree, leaf_values, np.flatnonzero(count_np == 0))
+    numeric_from_leaves(tree, leaf_values, leaves)
     return tree
-
-
-def _to_array(code: str, data: np.ndarray) -> array:
-    """An ``array.array`` copy of a NumPy array (the Tree's storage type)."""
-    result = array(code)
-    result.frombytes(np.ascontiguousarray(data, dtype=np.dtype(code)).tobytes())
-    return result
 
 
 def _probabilities(children: list[Any]) -> list[Number]:

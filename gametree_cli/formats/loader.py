@@ -148,7 +148,10 @@ def parse_tree(
     with paused_gc():
         tick("parse")
         document, locator = read_document(text, name, fmt)
-        return build_tree(document, Source(name, locator), max_nodes=max_nodes, may_alias=_may_alias(text, fmt))
+        holder = [document]
+        del document  # the builder frees what it has read (peak memory of big files)
+        return build_tree(holder, Source(name, locator), max_nodes=max_nodes, may_alias=_may_alias(text, fmt),
+                          reparse=lambda: read_document(text, name, fmt)[0])
 
 
 _ANCHOR = re.compile(r"&[^\s\[\]{},]")
