@@ -235,13 +235,10 @@ def _tree_order(tree: Tree, depth_limit: int | None) -> tuple[Any, ...]:
     explicit = tree.explicit_ids
     root_name = explicit.get(0)
     # escaped id + "." of each inner node ("" for an unnamed root), by level
-    # prefix: opening quote, escaped id and "." of each inner node ('"' for an unnamed root);
-    # quoted: the quoted id of each inner node
+    # prefix: opening quote, escaped id and "." of each inner node ('"' for an unnamed root)
     prefix = np.empty(below, dtype=object)
-    quoted_inner = np.empty(below, dtype=object)
     prefix[0] = '"' if root_name is None else encode_basestring(root_name)[:-1] + "."
     root_text = encode_basestring(root_name if root_name is not None else "root")
-    quoted_inner[0] = root_text
     named = np.array(sorted(explicit), dtype=np.int64)
     largest = int(count.max()) if n else 0
     numerals = np.array([str(k) for k in range(largest + 2)], dtype=object)
@@ -260,18 +257,16 @@ def _tree_order(tree: Tree, depth_limit: int | None) -> tuple[Any, ...]:
             nodes = children[grand]
             text = prefix[parents] + numerals[nodes - first[parents] + 1]
             prefix[nodes] = text + "."
-            quoted_inner[nodes] = text + '"'
         # named nodes of this level before the next level reads their prefixes
         for node in named[np.searchsorted(named, child_start):np.searchsorted(named, child_end)].tolist():
             if count[node]:
-                quoted_inner[node] = encode_basestring(explicit[node])
-                prefix[node] = quoted_inner[node][:-1] + "."
+                prefix[node] = encode_basestring(explicit[node])[:-1] + "."
     order = np.empty(below, dtype=np.int64)
     order[position] = np.arange(below)
-    return order, prefix, quoted_inner, closing, root_text
+    return order, prefix, closing, root_text
 
 
-def _order_chunks(tree: Tree, order: np.ndarray, prefix: np.ndarray, quoted_inner: np.ndarray, closing: np.ndarray,
+def _order_chunks(tree: Tree, order: np.ndarray, prefix: np.ndarray, closing: np.ndarray,
                   root_text: str) -> Iterator[tuple[list[int], list[str]]]:
     count, first = int64_view(tree.count), int64_view(tree.first)
     explicit = tree.explicit_ids
@@ -280,7 +275,7 @@ def _order_chunks(tree: Tree, order: np.ndarray, prefix: np.ndarray, quoted_inne
         nodes = order[start : start + _CHUNK]
         inner = count[nodes] > 0
         texts = np.empty(len(nodes), dtype=object)
-        texts[inner] = quoted_inner[nodes[inner]]
+        texts[inner] = [text[:-1] + '"' for text in prefix[nodes[inner]].tolist()]
         leaves = np.flatnonzero(~inner)
         ups = np.maximum(parent[nodes[leaves]], 0)
         texts[leaves] = prefix[ups] + closing[nodes[leaves] - first[ups] + 1]
