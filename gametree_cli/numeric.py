@@ -80,9 +80,13 @@ class LazyValues(Sequence):
             return self._list[index]
         if isinstance(index, slice):
             return self.tolist(index)
-        if self.present is not None and not self.present[index]:
+        if self.present is not None and not self.present.item(index):
             return None
-        return self._convert(self.data[index])
+        raw = self.data.item(index)  # a Python int or float, without a NumPy scalar in between
+        if self.denominator == 1 or type(raw) is float:
+            return raw
+        exact = Fraction(raw, self.denominator)
+        return exact.numerator if exact.denominator == 1 else exact
 
     def tolist(self, part: slice = slice(None)) -> list[Value | None]:
         """Python numbers for ``part`` of the nodes, converted in bulk."""
