@@ -90,6 +90,8 @@ class _StopOnWrite:
         return self._stream.write(text)
 
     def __getattr__(self, name: str) -> Any:
+        if name == "buffer":  # bytes written underneath also end the bar
+            stop()
         return getattr(self._stream, name)
 
 
