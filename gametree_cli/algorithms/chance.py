@@ -197,6 +197,12 @@ def expectimax(tree: Tree, *, depth_limit: int | None = None, observer: Observer
 def _expect(tree: Tree, depth_limit: int | None, observer: Observer | None, *, averaged_min: bool, name: str) -> SearchRecord:
     if observer is not None:
         return _expect_walk(tree, depth_limit, observer, averaged_min, name)
+    if not averaged_min:
+        from .sweep import sweep  # NumPy level by level, exact; None when it cannot hold the values
+
+        fast = sweep(tree, depth_limit, name=name)
+        if fast is not None:
+            return fast
     kind, first, count, prob = tree.kind, tree.first, tree.count, tree.prob
     leaf_value, evals = tree.value, tree.evals
     shares = opponent_models(tree)
