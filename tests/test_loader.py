@@ -178,6 +178,7 @@ SYNTAX = [
     ("json-syntax-line", '{"root":\n {"children":\n [1 2]}}', ".json", 3, "invalid JSON"),
     ("yaml-syntax", "root:\n  children: [1, 2\n", ".yaml", 3, "invalid YAML"),
     ("no-root", "title: x\n", ".yaml", None, "no 'root'"),
+    ("duplicate-key", "root:\n  children: [1, 2]\n  children: [3]\n", ".yaml", 3, "'children' is given twice"),
     ("players-not-list", "players: abc\nroot: [1]\n", ".yaml", 1, "players"),
 ]
 
