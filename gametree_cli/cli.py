@@ -23,7 +23,6 @@ from .formats.loader import load_tree, parse_tree
 from .model import Tree
 from .numbers import Number, parse_number
 from .views.annotated import DEFAULT_MAX_NODES_SHOWN, render_result
-from .views.result_json import result_document, write_result
 from .views.result_stream import write_record
 from . import progress
 from .views.trace import StreamingTrace

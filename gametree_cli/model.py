@@ -193,6 +193,20 @@ class Tree:
             node = up
         return tuple(reversed(steps))
 
+    def subtree_size(self, node: int) -> int:
+        """How many nodes the subtree under ``node`` holds, ``node`` included (iterative)."""
+        size = 0
+        stack = [node]
+        first, count = self.first, self.count
+        while stack:
+            current = stack.pop()
+            size += 1
+            n_children = count[current]
+            if n_children:
+                start = first[current]
+                stack.extend(range(start, start + n_children))
+        return size
+
     def preorder(self, limit_depth: int | None = None) -> Iterator[int]:
         """Node numbers in depth-first, left-to-right order (tree order)."""
         first, count = self.first, self.count

@@ -193,7 +193,7 @@ def annotated_tree(
         if not n_children:
             continue
         if limit is not None and level >= limit:
-            below = _subtree_size(tree, node) - 1
+            below = tree.subtree_size(node) - 1
             hidden += 1
             hidden_nodes += below
             branch.add(Text(f"… {below:,} more node{'s' if below != 1 else ''} below", style="dim italic"))
@@ -241,19 +241,6 @@ def _drawn_children(tree: Tree, node: int, searched: dict[int, int] | None) -> l
     last = len(searched)
     return sorted(children, key=lambda child: (searched.get(child, last), child))
 
-
-def _subtree_size(tree: Tree, node: int) -> int:
-    size = 0
-    stack = [node]
-    first, count = tree.first, tree.count
-    while stack:
-        current = stack.pop()
-        size += 1
-        n_children = count[current]
-        if n_children:
-            start = first[current]
-            stack.extend(range(start, start + n_children))
-    return size
 
 
 def summary_line(record: SearchRecord, exact: SearchRecord | None = None) -> Text:

@@ -143,7 +143,7 @@ def render_dot(
         heading.append(summary_line(record).plain)
     lines = [
         "digraph gametree {",
-        f"  graph [ordering=out, nodesep=0.45, ranksep=0.75, forcelabels=true, fontname=\"Helvetica\", labelloc=t"
+        '  graph [ordering=out, nodesep=0.45, ranksep=0.75, forcelabels=true, fontname="Helvetica", labelloc=t'
         + (f", label={_quote(chr(10).join(heading))}" if heading else "") + "];",
         '  node [fontname="Helvetica", fontsize=12, width=0.55, height=0.45, margin="0.04,0.02"];',
         '  edge [dir=none, fontname="Helvetica", fontsize=10];',

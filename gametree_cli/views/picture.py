@@ -138,23 +138,10 @@ def picture_nodes(
         if not n_children:
             continue
         if limit is not None and level >= limit:
-            entry.hidden = _subtree_size(tree, node) - 1
+            entry.hidden = tree.subtree_size(node) - 1
             continue
         start = first[node]
         for child in range(start + n_children - 1, start - 1, -1):
             stack.append((child, node, level + 1, pruned, unsearched))
     return drawn
 
-
-def _subtree_size(tree: Tree, node: int) -> int:
-    size = 0
-    stack = [node]
-    first, count = tree.first, tree.count
-    while stack:
-        current = stack.pop()
-        size += 1
-        n_children = count[current]
-        if n_children:
-            start = first[current]
-            stack.extend(range(start, start + n_children))
-    return size
