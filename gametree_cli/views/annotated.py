@@ -22,6 +22,8 @@ from .result_json import best_moves
 __all__ = ["annotated_tree", "summary_line", "render_result", "display_depth", "DEFAULT_MAX_NODES_SHOWN", "kind_label"]
 
 DEFAULT_MAX_NODES_SHOWN = 400
+#: a big tree is drawn at most this many levels deep unless asked (--show-depth)
+MAX_LEVELS_SHOWN = 30
 
 KIND_STYLE = {MAX: "bold red", MIN: "bold blue", CHANCE: "bold cyan", PLAYER: "bold magenta", LEAF: ""}
 
@@ -40,9 +42,10 @@ def kind_label(tree: Tree, node: int) -> Text:
     return Text("")
 
 
-def display_depth(tree: Tree, max_nodes: int) -> int | None:
+def display_depth(tree: Tree, max_nodes: int, max_levels: int = MAX_LEVELS_SHOWN) -> int | None:
     """The deepest level such that the levels down to it hold at most ``max_nodes``
-    nodes (at least 1); None when the whole tree fits."""
+    nodes (at least 1, at most ``max_levels``: a long chain drawn 400 levels
+    deep is unreadable); None when the whole tree fits."""
     if len(tree) <= max_nodes:
         return None
     shown, depth = 1, 0
@@ -50,7 +53,7 @@ def display_depth(tree: Tree, max_nodes: int) -> int | None:
     count = tree.count
     while True:
         size = sum(count[start:end])
-        if not size or shown + size > max_nodes:
+        if not size or shown + size > max_nodes or depth >= max_levels:
             return max(depth, 1)
         shown += size
         depth += 1
