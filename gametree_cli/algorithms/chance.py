@@ -32,6 +32,7 @@ from ..events import CALL, CUT, LEAF, RETURN, Event, Observer
 from ..model import CHANCE, MAX, MIN, Tree
 from ..numbers import INF, NEG_INF, Number, Value, format_number, normalize
 from ..record import Cut, SearchRecord, Stats
+from .bottom_up import evaluate_bottom_up
 from .minimax import level_bounds
 
 if TYPE_CHECKING:
@@ -203,41 +204,22 @@ def _expect(tree: Tree, depth_limit: int | None, observer: Observer | None, *, a
         fast = sweep(tree, depth_limit, name=name)
         if fast is not None:
             return fast
-    kind, first, count, prob = tree.kind, tree.first, tree.count, tree.prob
-    leaf_value, evals = tree.value, tree.evals
+    kind, prob = tree.kind, tree.prob
     shares = opponent_models(tree)
-    values: list[Value | None] = [None] * len(kind)
     best: dict[int, int] = {}
-    horizon: set[int] = set()
-    stats = Stats()
-    levels = level_bounds(tree, depth_limit)
-    last = len(levels) - 1
-    for level in range(last, -1, -1):
-        start, end = levels[level]
-        stats.nodes_visited += end - start
-        at_horizon = depth_limit is not None and level == depth_limit
-        for node in range(end - 1, start - 1, -1):
-            n_children = count[node]
-            if not n_children:
-                values[node] = leaf_value[node]
-                stats.leaves_evaluated += 1
-            elif at_horizon:
-                values[node] = evals[node]
-                horizon.add(node)
-                stats.leaves_evaluated += 1
-            else:
-                begin = first[node]
-                children = values[begin : begin + n_children]
-                node_kind = kind[node]
-                if node_kind == CHANCE:
-                    values[node] = expected_value(zip(prob[begin : begin + n_children], children))  # type: ignore[index, arg-type]
-                elif averaged_min and node_kind == MIN:
-                    values[node] = uniform_mean(children)  # type: ignore[arg-type]
-                else:
-                    optimal = max(children) if node_kind == MAX else min(children)  # type: ignore[type-var]
-                    best[node] = begin + children.index(optimal)
-                    share = shares.get(node)
-                    values[node] = optimal if share is None else mix(share, optimal, uniform_mean(children))  # type: ignore[arg-type]
+
+    def combine(node: int, begin: int, children: list) -> Value:
+        node_kind = kind[node]
+        if node_kind == CHANCE:
+            return expected_value(zip(prob[begin : begin + len(children)], children))  # type: ignore[index, arg-type]
+        if averaged_min and node_kind == MIN:
+            return uniform_mean(children)  # type: ignore[arg-type]
+        optimal = max(children) if node_kind == MAX else min(children)
+        best[node] = begin + children.index(optimal)
+        share = shares.get(node)
+        return optimal if share is None else mix(share, optimal, uniform_mean(children))  # type: ignore[arg-type]
+
+    values, stats, horizon = evaluate_bottom_up(tree, depth_limit, combine)
     return SearchRecord(name, tree, values[0], values, best=best, stats=stats, horizon=horizon, depth_limit=depth_limit)
 
 

@@ -58,30 +58,14 @@ def minimax(tree: Tree, *, depth_limit: int | None = None, observer: Observer | 
     fast = sweep(tree, depth_limit)
     if fast is not None:
         return fast
-    kind, first, count = tree.kind, tree.first, tree.count
-    values: list[Value | None] = [None] * len(kind)
-    horizon: set[int] = set()
-    stats = Stats()
-    levels = level_bounds(tree, depth_limit)
-    last = len(levels) - 1
-    leaf_value, evals = tree.value, tree.evals
-    for level in range(last, -1, -1):
-        start, end = levels[level]
-        stats.nodes_visited += end - start
-        at_horizon = depth_limit is not None and level == depth_limit
-        for node in range(end - 1, start - 1, -1):
-            n_children = count[node]
-            if not n_children:
-                values[node] = leaf_value[node]
-                stats.leaves_evaluated += 1
-            elif at_horizon:
-                values[node] = evals[node]
-                horizon.add(node)
-                stats.leaves_evaluated += 1
-            else:
-                begin = first[node]
-                children = values[begin : begin + n_children]
-                values[node] = max(children) if kind[node] == MAX else min(children)  # type: ignore[type-var]
+    from .bottom_up import evaluate_bottom_up
+
+    kind = tree.kind
+
+    def combine(node: int, begin: int, children: list) -> Value:
+        return max(children) if kind[node] == MAX else min(children)
+
+    values, stats, horizon = evaluate_bottom_up(tree, depth_limit, combine)
     return SearchRecord("minimax", tree, values[0], values, stats=stats, horizon=horizon, depth_limit=depth_limit)
 
 

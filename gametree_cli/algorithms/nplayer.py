@@ -31,6 +31,7 @@ from ..events import CALL, CUT, LEAF, RETURN, Event, Observer
 from ..model import CHANCE, MAX, MIN, PLAYER, Tree
 from ..numbers import Number, Value, format_number, format_value, normalize
 from ..record import Cut, SearchRecord, Stats
+from .bottom_up import evaluate_bottom_up
 from .minimax import alphabeta, level_bounds, minimax
 
 if TYPE_CHECKING:
@@ -127,41 +128,21 @@ def maxn(
     prefer = preference(ties, root_player(tree))
     if observer is not None:
         return _walk(tree, "maxn", depth_limit, observer, prefer, None, False, {"ties": ties})
-    kind, first, count, player = tree.kind, tree.first, tree.count, tree.player
-    leaf_value, evals, prob = tree.value, tree.evals, tree.prob
-    values: list[Value | None] = [None] * len(kind)
+    kind, player, prob = tree.kind, tree.player, tree.prob
     best: dict[int, int] = {}
-    horizon: set[int] = set()
-    stats = Stats()
-    levels = level_bounds(tree, depth_limit)
-    for level in range(len(levels) - 1, -1, -1):
-        start, end = levels[level]
-        stats.nodes_visited += end - start
-        at_horizon = depth_limit is not None and level == depth_limit
-        for node in range(end - 1, start - 1, -1):
-            n_children = count[node]
-            if not n_children:
-                values[node] = leaf_value[node]
-                stats.leaves_evaluated += 1
-                continue
-            if at_horizon:
-                values[node] = evals[node]
-                horizon.add(node)
-                stats.leaves_evaluated += 1
-                continue
-            begin = first[node]
-            if kind[node] == CHANCE:
-                values[node] = _expected(values[begin : begin + n_children], prob[begin : begin + n_children])  # type: ignore[arg-type,index]
-                continue
-            who = player[node]
-            chosen = begin
-            top: Vector = values[begin]  # type: ignore[assignment]
-            for child in range(begin + 1, begin + n_children):
-                candidate: Vector = values[child]  # type: ignore[assignment]
-                if prefer(candidate, top, who):
-                    chosen, top = child, candidate
-            values[node] = top
-            best[node] = chosen
+
+    def combine(node: int, begin: int, children: list) -> Value:
+        if kind[node] == CHANCE:
+            return _expected(children, prob[begin : begin + len(children)])  # type: ignore[arg-type,index]
+        who = player[node]
+        chosen, top = 0, children[0]
+        for position in range(1, len(children)):
+            if prefer(children[position], top, who):
+                chosen, top = position, children[position]
+        best[node] = begin + chosen
+        return top  # type: ignore[no-any-return]
+
+    values, stats, horizon = evaluate_bottom_up(tree, depth_limit, combine)
     return SearchRecord(
         "maxn", tree, values[0], values, best=best, stats=stats, horizon=horizon,
         depth_limit=depth_limit, options={"ties": ties},
