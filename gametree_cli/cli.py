@@ -19,6 +19,7 @@ from rich.console import Console
 from .algorithms import ALGORITHMS, Options, exact_record, solve
 from .errors import ExitCode, GameTreeError
 from .events import Event, Observer
+from .formats.document import DEFAULT_MAX_NODES
 from .formats.loader import load_tree, parse_tree
 from .model import Tree
 from .numbers import Number, parse_number
@@ -86,14 +87,14 @@ def fail(error: GameTreeError) -> "typer.Exit":
 
 def read_tree(path: Optional[str], tree_text: Optional[str], max_nodes: int | None = None) -> Tree:
     """The tree named on the command line: a path, ``-``, or ``--tree`` text."""
-    limits = {} if max_nodes is None else {"max_nodes": max_nodes}
+    limit = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
     if tree_text is not None:
         if path is not None:
             raise GameTreeError("give either a TREE file or --tree, not both")
-        return parse_tree(tree_text, name="--tree", **limits)
+        return parse_tree(tree_text, name="--tree", max_nodes=limit)
     if path is None:
         raise GameTreeError("no tree given: name a TREE file, '-' for standard input, or use --tree TEXT")
-    return load_tree(path, **limits)
+    return load_tree(path, max_nodes=limit)
 
 
 def reports_errors(command: Callable[P, None]) -> Callable[P, None]:

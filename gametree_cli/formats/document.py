@@ -78,6 +78,13 @@ class _Builder:
         self.source = source
         self.max_nodes = max_nodes
         self.may_alias = may_alias
+        self.title: str | None = None
+        self.players: tuple[str, ...] = ("MAX", "MIN")
+        self.total: Number | None = None
+        self.bounds: tuple[Number, Number] | None = None
+        self.general_sum = False
+        self.explicit: dict[int, str] = {}
+        self.first: list[int] = []
         self.raws: list[Any] = []
         self.parent: list[int] = []
 
@@ -177,13 +184,6 @@ class _Builder:
     def build(self, document: Any, reparse: Callable[[], Any] | None = None) -> Tree:
         if reparse is not None:
             document = document.pop()
-        self.title: str | None = None
-        self.players: tuple[str, ...] = ("MAX", "MIN")
-        self.total: Number | None = None
-        self.bounds: tuple[Number, Number] | None = None
-        self.general_sum = False
-        self.explicit: dict[int, str] = {}
-        self.first: list[int] = []
         root = self._header(document)
         n_players = len(self.players)
         # Two players with payoff vectors (a general-sum game, e.g. from Gambit) are
