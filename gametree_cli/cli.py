@@ -85,6 +85,40 @@ def fail(error: GameTreeError) -> "typer.Exit":
     return typer.Exit(ExitCode.BAD_INPUT)
 
 
+# The options every command that reads and searches a tree shares (solve, render, ...).
+TreeArgument = Annotated[Optional[str], typer.Argument(metavar="TREE", help="Tree file (YAML, JSON, .efg, .gtb) or '-' for standard input.")]
+TreeTextOption = Annotated[Optional[str], typer.Option("--tree", help="The tree inline, e.g. '[[3,12,8],[2,4,6],[14,5,2]]'.")]
+AlgoOption = Annotated[Optional[str], typer.Option("--algo", "-a", help="Algorithm (minimax, alphabeta, expectiminimax, expectimax, star1, maxn, shallow, paranoid). Default: chosen by the tree's node types.")]
+DepthOption = Annotated[Optional[int], typer.Option("--depth", "-d", help="Stop N plies below the root and use the nodes' eval there.")]
+VariantOption = Annotated[Variant, typer.Option("--variant", help="Alpha-beta form: soft (returns v, AIMA) or hard (returns alpha/beta).")]
+StrictOption = Annotated[bool, typer.Option("--strict", help="Prune only on v > beta / v < alpha.")]
+OrderOption = Annotated[Order, typer.Option("--order", help="Children order for pruning searches: given, best or worst.")]
+TiesOption = Annotated[Optional[str], typer.Option("--ties", help="max-n tie rule: left (default), right, paranoid or altruistic.")]
+SumOption = Annotated[Optional[str], typer.Option("--sum", help="Constant sum of leaf vectors for shallow pruning (overrides the file's sum).")]
+BoundsOption = Annotated[Optional[tuple[str, str]], typer.Option("--bounds", help="Lowest and highest leaf value for star1 (overrides the file's bounds).")]
+MaxNodesOption = Annotated[Optional[int], typer.Option("--max-nodes", help="Refuse trees with more nodes than this (default 50,000,000).")]
+
+
+def search_options(
+    depth: int | None = None,
+    variant: Variant = Variant.soft,
+    strict: bool = False,
+    order: Order = Order.given,
+    ties: str | None = None,
+    constant_sum: str | None = None,
+    bounds: tuple[str, str] | None = None,
+) -> Options:
+    """The library's :class:`Options` from the shared command-line options."""
+    options = Options(depth=depth, variant=variant.value, strict=strict, order=order.value)
+    if ties is not None:
+        options.extra["ties"] = ties
+    if constant_sum is not None:
+        options.extra["sum"] = parse_option_number("--sum", constant_sum)
+    if bounds is not None:
+        options.extra["bounds"] = (parse_option_number("--bounds", bounds[0]), parse_option_number("--bounds", bounds[1]))
+    return options
+
+
 def read_tree(path: Optional[str], tree_text: Optional[str], max_nodes: int | None = None) -> Tree:
     """The tree named on the command line: a path, ``-``, or ``--tree`` text."""
     limit = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
@@ -132,34 +166,28 @@ def _silence_stdout() -> None:
 @app.command("solve")
 @reports_errors
 def solve_command(
-    tree_file: Annotated[Optional[str], typer.Argument(metavar="TREE", help="Tree file (YAML, JSON, ...) or '-' for standard input.")] = None,
-    tree_text: Annotated[Optional[str], typer.Option("--tree", help="The tree inline, e.g. '[[3,12,8],[2,4,6],[14,5,2]]'.")] = None,
-    algo: Annotated[Optional[str], typer.Option("--algo", "-a", help=f"Algorithm: {', '.join(ALGORITHMS)}. Default: chosen by the tree's node types.")] = None,
-    depth: Annotated[Optional[int], typer.Option("--depth", "-d", help="Stop N plies below the root and use the nodes' eval there.")] = None,
+    tree_file: TreeArgument = None,
+    tree_text: TreeTextOption = None,
+    algo: AlgoOption = None,
+    depth: DepthOption = None,
     trace: Annotated[bool, typer.Option("--trace", help="Print one line per call, leaf, cut-off and return while searching.")] = False,
     lang: Annotated[Language, typer.Option("--lang", help="Trace vocabulary: en, or es (Spanish course notes).")] = Language.en,
     output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text (annotated tree) or json (contract's result).")] = OutputFormat.text,
-    variant: Annotated[Variant, typer.Option("--variant", help="Alpha-beta form: soft (returns v, AIMA) or hard (returns alpha/beta).")] = Variant.soft,
-    strict: Annotated[bool, typer.Option("--strict", help="Prune only on v > beta / v < alpha.")] = False,
-    order: Annotated[Order, typer.Option("--order", help="Children order for pruning searches: given, best or worst.")] = Order.given,
+    variant: VariantOption = Variant.soft,
+    strict: StrictOption = False,
+    order: OrderOption = Order.given,
     show_depth: Annotated[Optional[int], typer.Option("--show-depth", help="Draw this many levels of the tree.")] = None,
     show_all: Annotated[bool, typer.Option("--show-all", help="Draw the whole tree, however big.")] = False,
-    ties: Annotated[Optional[str], typer.Option("--ties", help="max-n tie rule: left (default), right, paranoid or altruistic.")] = None,
-    constant_sum: Annotated[Optional[str], typer.Option("--sum", help="Constant sum of leaf vectors for shallow pruning (overrides the file's sum).")] = None,
-    bounds: Annotated[Optional[tuple[str, str]], typer.Option("--bounds", help="Lowest and highest leaf value for star1 (overrides the file's bounds).")] = None,
-    max_nodes: Annotated[Optional[int], typer.Option("--max-nodes", help="Refuse trees with more nodes than this (default 50,000,000).")] = None,
+    ties: TiesOption = None,
+    constant_sum: SumOption = None,
+    bounds: BoundsOption = None,
+    max_nodes: MaxNodesOption = None,
     answers_file: Annotated[Optional[str], typer.Option("--answers", metavar="FILE", help="Also write the complete answer key (YAML) for `gametree check`.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Let --answers replace an existing file.")] = False,
 ) -> None:
     """Solve a tree and show the annotated tree, the trace, or the JSON result."""
     tree = read_tree(tree_file, tree_text, max_nodes)
-    options = Options(depth=depth, variant=variant.value, strict=strict, order=order.value)
-    if ties is not None:
-        options.extra["ties"] = ties
-    if constant_sum is not None:
-        options.extra["sum"] = parse_option_number("--sum", constant_sum)
-    if bounds is not None:
-        options.extra["bounds"] = (parse_option_number("--bounds", bounds[0]), parse_option_number("--bounds", bounds[1]))
+    options = search_options(depth, variant, strict, order, ties, constant_sum, bounds)
     events: list[Event] | None = None
     observer: Observer | None = None
     if trace and output is OutputFormat.json:

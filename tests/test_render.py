@@ -341,3 +341,19 @@ def test_render_reads_efg(runner: Any, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     nodes, edges = read_dot(result.output)
     assert nodes["n0"]["label"] == "3" and edges[("n0", "n2")]["label"] == "R"
+
+
+def test_render_takes_the_same_search_options_as_solve() -> None:
+    from typer.testing import CliRunner
+
+    from gametree_cli.cli import app
+
+    aima = str(Path(__file__).resolve().parents[1] / "trees" / "aima-5-2.yaml")
+    runner = CliRunner()
+    given = runner.invoke(app, ["render", aima, "-f", "dot"])
+    best = runner.invoke(app, ["render", aima, "-f", "dot", "--order", "best"])
+    hard = runner.invoke(app, ["render", aima, "-f", "dot", "--variant", "hard", "--strict"])
+    assert given.exit_code == best.exit_code == hard.exit_code == 0, best.output + hard.output
+    assert "nodes visited 11" in given.stdout and "order best" not in given.stdout
+    assert "nodes visited 9" in best.stdout and "order best" in best.stdout
+    assert "✂ v=2 ≤ α=3" in given.stdout and "✂ β=2 ≤ α=3" in hard.stdout  # the fail-hard cut reason

@@ -14,8 +14,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..algorithms import ALGORITHMS, Options, solve
-from ..cli import app, read_tree, reports_errors
+from ..algorithms import solve
+from ..cli import (AlgoOption, BoundsOption, DepthOption, Order, OrderOption, StrictOption, SumOption, TiesOption,
+                   TreeArgument, TreeTextOption, Variant, VariantOption, app, read_tree, reports_errors,
+                   search_options)
 from ..errors import GameTreeError
 from ..formats.loader import write_atomically
 from ..views.dot import render_dot, render_image
@@ -50,10 +52,16 @@ def picture_format(given: PictureFormat | None, output: str | None) -> str:
 @app.command("render")
 @reports_errors
 def render_command(
-    tree_file: Annotated[Optional[str], typer.Argument(metavar="TREE", help="Tree file (YAML, JSON, .efg, ...) or '-' for standard input.")] = None,
-    tree_text: Annotated[Optional[str], typer.Option("--tree", help="The tree inline, e.g. '[[3,12,8],[2,4,6],[14,5,2]]'.")] = None,
-    algo: Annotated[Optional[str], typer.Option("--algo", "-a", help=f"Algorithm: {', '.join(ALGORITHMS)}. Default: chosen by the tree's node types.")] = None,
-    depth: Annotated[Optional[int], typer.Option("--depth", "-d", help="Stop N plies below the root and use the nodes' eval there.")] = None,
+    tree_file: TreeArgument = None,
+    tree_text: TreeTextOption = None,
+    algo: AlgoOption = None,
+    depth: DepthOption = None,
+    variant: VariantOption = Variant.soft,
+    strict: StrictOption = False,
+    order: OrderOption = Order.given,
+    ties: TiesOption = None,
+    constant_sum: SumOption = None,
+    bounds: BoundsOption = None,
     fmt: Annotated[Optional[PictureFormat], typer.Option("--format", "-f", help="dot (Graphviz text), svg, png or pdf (need Graphviz's dot), tex (LaTeX, forest). Default: from -o's extension.")] = None,
     output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Picture file to write (replaced if it exists); default: standard output.")] = None,
     blank: Annotated[bool, typer.Option("--blank", help="An exercise handout: the tree and leaf values, no answers.")] = False,
@@ -63,7 +71,7 @@ def render_command(
     """Draw the annotated tree: Graphviz DOT, SVG, PNG or PDF, or a standalone LaTeX (forest) document."""
     chosen = picture_format(fmt, output)
     tree = read_tree(tree_file, tree_text)
-    record = solve(tree, algo, options=Options(depth=depth))
+    record = solve(tree, algo, options=search_options(depth, variant, strict, order, ties, constant_sum, bounds))
     shown: dict[str, object] = {"blank": blank, "depth": show_depth}
     if show_all:
         shown["max_nodes"] = len(tree)
