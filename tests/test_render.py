@@ -356,4 +356,4 @@ def test_render_takes_the_same_search_options_as_solve() -> None:
     assert given.exit_code == best.exit_code == hard.exit_code == 0, best.output + hard.output
     assert "nodes visited 11" in given.stdout and "order best" not in given.stdout
     assert "nodes visited 9" in best.stdout and "order best" in best.stdout
-    assert "✂ v=2 ≤ α=3" in given.stdout and "✂ β=2 ≤ α=3" in hard.stdout  # the fail-hard cut reason
+    assert "✂ v=2 ≤ α=3" in given.stdout and "✂ β=2 < α=3" in hard.stdout  # fail-hard and strict: the cut reason says so
