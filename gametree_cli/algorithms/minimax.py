@@ -12,6 +12,7 @@ fig. 5.7 (ALPHA-BETA-SEARCH, the "fail-soft" form that returns ``v``); Knuth
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Sequence
 
 from ..events import CALL, CUT, LEAF, RETURN, Event, Observer
@@ -20,7 +21,15 @@ from ..numbers import INF, NEG_INF, Value
 from ..numeric import leaf_reader
 from ..record import Cut, SearchRecord, Stats
 
+try:  # optional compiled kernel (setup.py builds it when a C compiler is there)
+    from .. import _abkernel
+except ImportError:  # pragma: no cover - depends on the build
+    _abkernel = None
+
 __all__ = ["minimax", "alphabeta", "level_bounds"]
+
+#: use the compiled alpha-beta kernel when it is built (tests set this False to compare with the Python loop)
+USE_KERNEL = True
 
 
 def level_bounds(tree: Tree, depth_limit: int | None = None) -> list[tuple[int, int]]:
@@ -147,7 +156,7 @@ def alphabeta(
         skipped nodes.
     """
     if observer is None and child_order is None and variant == "soft":
-        return _alphabeta_quiet(tree, depth_limit, strict)
+        return _alphabeta_quiet(tree, depth_limit, strict, use_kernel=USE_KERNEL)
     hard = variant == "hard"
     kind, first, count = tree.kind, tree.first, tree.count
     leaf_value, evals = tree.value, tree.evals
@@ -289,14 +298,22 @@ def alphabeta(
     )
 
 
-def _alphabeta_quiet(tree: Tree, depth_limit: int | None, strict: bool) -> SearchRecord:
+def _alphabeta_quiet(tree: Tree, depth_limit: int | None, strict: bool, use_kernel: bool = True) -> SearchRecord:
     """Fail-soft alpha-beta in file order with nobody watching: the same record
     as :func:`alphabeta`, from a loop with nothing but the search in it.
+
+    With ``use_kernel`` (and no depth limit), the compiled kernel
+    (``gametree_cli._abkernel``) searches when it is built and the values
+    have a NumPy form; otherwise, or when it declines, this Python loop does.
 
     Frames are ``[node, depth, alpha, beta, v, next position, is_max]``; a
     leaf's value climbs the stack in the inner loop until a node has another
     child to enter.
     """
+    if use_kernel and depth_limit is None and _abkernel is not None:
+        record = _alphabeta_kernel(tree, strict)
+        if record is not None:
+            return record
     kind, first, count = tree.kind, tree.first, tree.count
     evals = tree.evals
     read_leaf = leaf_reader(tree.value)
@@ -390,6 +407,63 @@ def _alphabeta_quiet(tree: Tree, depth_limit: int | None, strict: bool) -> Searc
         horizon=horizon,
         order=order,
         depth_limit=depth_limit,
+        options={"variant": "soft", "strict": strict},
+    )
+
+
+def _alphabeta_kernel(tree: Tree, strict: bool) -> SearchRecord | None:
+    """:func:`_alphabeta_quiet` without a depth limit, searched by the C kernel;
+    None when the values have no NumPy form (the caller's Python loop then runs).
+
+    The kernel compares int64 numerators over one common denominator (exact)
+    or float64 decimals and hands back compact arrays; its ``record`` then
+    makes Python numbers (ints, Fractions, floats; ``-inf``/``inf`` for the
+    unbounded) only for the nodes it visited.
+    """
+    import numpy as np
+
+    from ..numeric import int64_view, numeric_values
+
+    numeric = numeric_values(tree)
+    if numeric is None:
+        return None
+    leaf = numeric.leaf
+    if leaf.dtype not in (np.int64, np.float64) or len(leaf) != len(tree.kind):
+        return None
+    is_float = leaf.dtype == np.float64
+    first, count = tree.first, tree.count
+    if getattr(first, "itemsize", 0) != 8:
+        first = np.ascontiguousarray(int64_view(first))
+    if getattr(count, "itemsize", 0) != 8:
+        count = np.ascontiguousarray(int64_view(count))
+    raw_order, raw_val, raw_alpha, raw_beta, raw_best, raw_cutn, raw_cutv, raw_cutb, raw_pruned, leaves = (
+        _abkernel.search(tree.kind, first, count, np.ascontiguousarray(leaf), is_float, strict))
+
+    denominator = numeric.denominator
+    convert = None
+    if not is_float and denominator != 1:
+        def convert(numerator: int) -> Value:
+            exact = Fraction(numerator, denominator)
+            return exact.numerator if exact.denominator == 1 else exact
+
+    max_op, min_op = (">", "<") if strict else (">=", "<=")
+    values, order, ret_alpha, ret_beta, best, cuts, pruned = _abkernel.record(
+        len(tree.kind), tree.kind, raw_order, raw_val, raw_alpha, raw_beta, raw_best, raw_cutn, raw_cutv, raw_cutb,
+        raw_pruned, is_float, convert, NEG_INF, INF, Cut, max_op, min_op)
+    return SearchRecord(
+        "alphabeta",
+        tree,
+        values[0],
+        values,
+        best=best,
+        pruned=pruned,
+        stats=Stats(len(order), leaves, len(cuts)),
+        alpha=ret_alpha,
+        beta=ret_beta,
+        cuts=cuts,
+        horizon=set(),
+        order=order,
+        depth_limit=None,
         options={"variant": "soft", "strict": strict},
     )
 
