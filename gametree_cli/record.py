@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 from .model import CHANCE, Tree
 from .numbers import Value
 
-__all__ = ["Stats", "Cut", "SearchRecord"]
+__all__ = ["Stats", "Cut", "SearchRecord", "PruningLog"]
 
 
 @dataclass
@@ -139,3 +139,46 @@ class SearchRecord:
         from .views.dot import notebook_svg
 
         return notebook_svg(self)
+
+
+@dataclass(eq=False)
+class PruningLog:
+    """What a pruning search (alpha-beta, Star1) fills in as it goes.
+
+    The searches bind these containers to locals for their hot loops; the
+    log then turns them into the :class:`SearchRecord` all views read, so the
+    record's shape is written down once.
+    """
+
+    values: list[Value | None]
+    alpha: dict[int, Value] = field(default_factory=dict)
+    beta: dict[int, Value] = field(default_factory=dict)
+    best: dict[int, int] = field(default_factory=dict)
+    cuts: dict[int, Cut] = field(default_factory=dict)
+    pruned: list[int] = field(default_factory=list)
+    order: list[int] = field(default_factory=list)
+    horizon: set[int] = field(default_factory=set)
+
+    @classmethod
+    def for_tree(cls, tree: Tree) -> "PruningLog":
+        """Empty containers, and a value slot per node of ``tree``."""
+        return cls([None] * len(tree.kind))
+
+    def record(self, algorithm: str, tree: Tree, stats: Stats, depth_limit: int | None,
+               options: dict[str, Any]) -> SearchRecord:
+        return SearchRecord(
+            algorithm,
+            tree,
+            self.values[0],
+            self.values,
+            best=self.best,
+            pruned=self.pruned,
+            stats=stats,
+            alpha=self.alpha,
+            beta=self.beta,
+            cuts=self.cuts,
+            horizon=self.horizon,
+            order=self.order,
+            depth_limit=depth_limit,
+            options=options,
+        )

@@ -31,7 +31,7 @@ from ..errors import AlgorithmError, IllegalTreeError
 from ..events import CALL, CUT, LEAF, RETURN, Event, Observer
 from ..model import CHANCE, MAX, MIN, Tree
 from ..numbers import INF, NEG_INF, Number, Value, format_number, normalize
-from ..record import Cut, SearchRecord, Stats
+from ..record import Cut, PruningLog, SearchRecord, Stats
 from .bottom_up import evaluate_bottom_up
 from .minimax import level_bounds
 
@@ -367,15 +367,9 @@ def star1(
     kind, first, count, prob = tree.kind, tree.first, tree.count, tree.prob
     leaf_value, evals = tree.value, tree.evals
     shares = opponent_models(tree)
-    n = len(kind)
-    values: list[Value | None] = [None] * n
-    ret_alpha: dict[int, Value] = {}
-    ret_beta: dict[int, Value] = {}
-    best: dict[int, int] = {}
-    cuts: dict[int, Cut] = {}
-    pruned: list[int] = []
-    order: list[int] = []
-    horizon: set[int] = set()
+    log = PruningLog.for_tree(tree)
+    values, ret_alpha, ret_beta, best = log.values, log.alpha, log.beta, log.best
+    cuts, pruned, order, horizon = log.cuts, log.pruned, log.order, log.horizon
     visited = leaves = cutoffs = 0
     emit = observer
 
@@ -521,22 +515,7 @@ def star1(
         if not stack:
             break
 
-    return SearchRecord(
-        "star1",
-        tree,
-        values[0],
-        values,
-        best=best,
-        pruned=pruned,
-        stats=Stats(visited, leaves, cutoffs),
-        alpha=ret_alpha,
-        beta=ret_beta,
-        cuts=cuts,
-        horizon=horizon,
-        order=order,
-        depth_limit=depth_limit,
-        options={"bounds": [low, high], "strict": strict},
-    )
+    return log.record("star1", tree, Stats(visited, leaves, cutoffs), depth_limit, {"bounds": [low, high], "strict": strict})
 
 
 def _suffix_sums(weights: list[Number]) -> list[Number]:

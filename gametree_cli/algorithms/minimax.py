@@ -19,7 +19,7 @@ from ..events import CALL, CUT, LEAF, RETURN, Event, Observer
 from ..model import MAX, Tree
 from ..numbers import INF, NEG_INF, Value
 from ..numeric import leaf_reader
-from ..record import Cut, SearchRecord, Stats
+from ..record import Cut, PruningLog, SearchRecord, Stats
 
 try:  # optional compiled kernel (setup.py builds it when a C compiler is there)
     from .. import _abkernel
@@ -160,15 +160,9 @@ def alphabeta(
     hard = variant == "hard"
     kind, first, count = tree.kind, tree.first, tree.count
     leaf_value, evals = tree.value, tree.evals
-    n = len(kind)
-    values: list[Value | None] = [None] * n
-    ret_alpha: dict[int, Value] = {}
-    ret_beta: dict[int, Value] = {}
-    best: dict[int, int] = {}
-    cuts: dict[int, Cut] = {}
-    pruned: list[int] = []
-    order: list[int] = []
-    horizon: set[int] = set()
+    log = PruningLog.for_tree(tree)
+    values, ret_alpha, ret_beta, best = log.values, log.alpha, log.beta, log.best
+    cuts, pruned, order, horizon = log.cuts, log.pruned, log.order, log.horizon
     visited = leaves = cutoffs = 0
     emit = observer
 
@@ -280,22 +274,7 @@ def alphabeta(
     if child_order is not None and pruned:
         rank = {node: position for position, node in enumerate(tree.preorder())}
         pruned.sort(key=rank.__getitem__)
-    return SearchRecord(
-        "alphabeta",
-        tree,
-        values[0],
-        values,
-        best=best,
-        pruned=pruned,
-        stats=Stats(visited, leaves, cutoffs),
-        alpha=ret_alpha,
-        beta=ret_beta,
-        cuts=cuts,
-        horizon=horizon,
-        order=order,
-        depth_limit=depth_limit,
-        options={"variant": variant, "strict": strict},
-    )
+    return log.record("alphabeta", tree, Stats(visited, leaves, cutoffs), depth_limit, {"variant": variant, "strict": strict})
 
 
 def _alphabeta_quiet(tree: Tree, depth_limit: int | None, strict: bool, use_kernel: bool = True) -> SearchRecord:
@@ -317,14 +296,9 @@ def _alphabeta_quiet(tree: Tree, depth_limit: int | None, strict: bool, use_kern
     kind, first, count = tree.kind, tree.first, tree.count
     evals = tree.evals
     read_leaf = leaf_reader(tree.value)
-    values: list[Value | None] = [None] * len(kind)
-    ret_alpha: dict[int, Value] = {}
-    ret_beta: dict[int, Value] = {}
-    best: dict[int, int] = {}
-    cuts: dict[int, Cut] = {}
-    pruned: list[int] = []
-    order: list[int] = []
-    horizon: set[int] = set()
+    log = PruningLog.for_tree(tree)
+    values, ret_alpha, ret_beta, best = log.values, log.alpha, log.beta, log.best
+    cuts, pruned, order, horizon = log.cuts, log.pruned, log.order, log.horizon
     leaves = cutoffs = 0
     enter = order.append
     max_op, min_op = (">", "<") if strict else (">=", "<=")
@@ -393,22 +367,7 @@ def _alphabeta_quiet(tree: Tree, depth_limit: int | None, strict: bool, use_kern
             ret_beta[parent] = frame[3]
         else:
             break
-    return SearchRecord(
-        "alphabeta",
-        tree,
-        values[0],
-        values,
-        best=best,
-        pruned=pruned,
-        stats=Stats(len(order), leaves, cutoffs),
-        alpha=ret_alpha,
-        beta=ret_beta,
-        cuts=cuts,
-        horizon=horizon,
-        order=order,
-        depth_limit=depth_limit,
-        options={"variant": "soft", "strict": strict},
-    )
+    return log.record("alphabeta", tree, Stats(len(order), leaves, cutoffs), depth_limit, {"variant": "soft", "strict": strict})
 
 
 def _alphabeta_kernel(tree: Tree, strict: bool) -> SearchRecord | None:
