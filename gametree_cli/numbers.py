@@ -17,6 +17,8 @@ __all__ = [
     "Number",
     "Value",
     "INF",
+    "MAX_DIGITS",
+    "INTEGER_BOUND",
     "NEG_INF",
     "parse_number",
     "normalize",
@@ -34,6 +36,10 @@ Value = Union[Number, tuple[Number, ...]]
 INF = math.inf
 NEG_INF = -math.inf
 
+#: Longest integer accepted (Python's own limit for converting digit strings):
+#: a bigger utility is no exercise, and exact arithmetic on it could run away.
+MAX_DIGITS = 4300
+INTEGER_BOUND = 10**MAX_DIGITS
 _FRACTION = re.compile(r"^\s*([-+]?\d+)\s*/\s*([-+]?\d+)\s*$")
 _INTEGER = re.compile(r"^\s*[-+]?\d+\s*$")
 _DECIMAL = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
@@ -63,7 +69,9 @@ def parse_number(raw: object) -> Number:
     if isinstance(raw, bool) or raw is None:
         raise ValueError(f"{_show(raw)} is not a number")
     if isinstance(raw, int):
-        return raw
+        if -INTEGER_BOUND < raw < INTEGER_BOUND:
+            return raw
+        raise ValueError(_too_big(raw.bit_length() * 0.30103))
     if isinstance(raw, float):
         if not math.isfinite(raw):
             raise ValueError(f"{_show(raw)} is not a finite number")
@@ -72,6 +80,9 @@ def parse_number(raw: object) -> Number:
         return normalize(raw)
     if isinstance(raw, str):
         match = _FRACTION.match(raw)
+        longest = max((len(run) for run in _DIGIT_RUN.findall(raw)), default=0)
+        if longest > MAX_DIGITS and (match or _INTEGER.match(raw)):
+            raise ValueError(_too_big(longest))
         if match:
             denominator = int(match.group(2))
             if denominator == 0:
@@ -85,6 +96,13 @@ def parse_number(raw: object) -> Number:
         if lowered in {"inf", "+inf", "-inf", "infinity", "-infinity", "nan", ".inf", "-.inf", ".nan"}:
             raise ValueError(f"{_show(raw)} is not a finite number")
     raise ValueError(f"{_show(raw)} is not a number")
+
+
+_DIGIT_RUN = re.compile(r"\d+")
+
+
+def _too_big(digits: float) -> str:
+    return f"an integer of about {int(digits)} digits is too large (at most {MAX_DIGITS} digits)"
 
 
 def _show(raw: object) -> str:

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..model import CHANCE, LEAF, MAX, MIN, Source, Tree
-from ..numbers import Number, Value, parse_number
+from ..numbers import INTEGER_BOUND, Number, Value, parse_number
 from ..numeric import LazyValues, numeric_from_leaves
 from ..progress import tick
 
@@ -48,7 +48,9 @@ class _Bail(Exception):
 def _number(raw: Any) -> Number:
     kind = type(raw)
     if kind is int:
-        return raw
+        if -INTEGER_BOUND < raw < INTEGER_BOUND:
+            return raw
+        raise _Bail
     if kind is float:
         if math.isfinite(raw):
             return raw
@@ -247,6 +249,8 @@ def _build(
         source=source,
     )
     numeric = numeric_from_leaves(tree, leaf_values, leaves)
+    if numeric is None and any(type(v) is int and not -INTEGER_BOUND < v < INTEGER_BOUND for v in leaf_values):
+        raise _Bail  # a leaf beyond int64 was not checked in the loop: the general builder refuses it
     del leaf_values
     if numeric is not None:
         # the values live on in the NumPy array alone: the list and a Python number per leaf
