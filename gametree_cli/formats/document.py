@@ -25,7 +25,7 @@ from .fastbuild import fast_build
 __all__ = ["build_tree", "DEFAULT_MAX_NODES", "NODE_KEYS", "TOP_KEYS"]
 
 #: Refuse trees above this many nodes unless the caller raises the limit.
-DEFAULT_MAX_NODES = 50_000_000
+DEFAULT_MAX_NODES = 10_000_000
 #: YAML aliases may repeat a subtree; refuse files whose aliases expand to more
 #: nodes than this many times the nodes written out (a "billion laughs" file).
 ALIAS_EXPANSION_FACTOR = 100
@@ -119,7 +119,7 @@ class _Builder:
         )
 
     def fail_top(self, message: str, key: str | None = None) -> Exception:
-        line = column = None
+        line, column = (None, None) if key is not None else (1, None)  # a whole-file problem: line 1
         if key is not None and self.source is not None and self.source.locate is not None:
             try:
                 line, column = self.source.locate(("key", key))  # type: ignore[arg-type]
@@ -265,7 +265,10 @@ class _Builder:
                     if key not in NODE_KEYS:
                         raise self.fail(node, f"unknown key {str(key)!r} (known: {', '.join(sorted(NODE_KEYS))})")
                 if "move" in raw and raw["move"] is not None:
-                    moves[node] = str(raw["move"])
+                    move = raw["move"]
+                    if isinstance(move, (dict, list)):
+                        raise self.fail(node, f"move must be a label (text or a number), found {_kind_of(move)}")
+                    moves[node] = str(move)
                 if "p" in raw and (node == 0 or kinds[parent[node]] != CHANCE):
                     raise self.fail(node, "p is given but the parent is not a chance node")
                 raw_children = raw.get("children")

@@ -26,7 +26,7 @@ from .document_writer import TEXT_WRITERS
 from .efg import read_efg
 from .fastyaml import fast_yaml_document
 from .locate import Locator, deep_call, json_locator, yaml_locator
-from .strict_json import loads_strict, too_long_integer
+from .strict_json import line_column, loads_strict, not_utf8, too_long_integer
 
 __all__ = [
     "load_tree",
@@ -155,7 +155,13 @@ def _read_yaml(text: str, name: str) -> tuple[Any, Locator | None]:
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or "invalid YAML"
-        if "'\\t'" in problem or "\t" in problem:
+        if problem.startswith("could not determine a constructor for the tag"):
+            tag = problem.rsplit(" ", 1)[-1].strip("'").replace("tag:yaml.org,2002:", "!!")
+            problem = f"the tag {tag} is not allowed: gametree reads plain YAML data (standard tags only)"
+            raise TreeFormatError(problem, file=name, line=mark.line + 1 if mark else None,
+                                  column=mark.column + 1 if mark else None) from None
+        at_tab = mark is not None and 0 <= mark.index < len(text) and text[mark.index] == "\t"
+        if at_tab or "'\\t'" in problem or "\t" in problem:
             problem = "a tab character: YAML indentation must use spaces"
         else:
             problem = f"invalid YAML: {problem}"
@@ -164,6 +170,11 @@ def _read_yaml(text: str, name: str) -> tuple[Any, Locator | None]:
         line = mark.line + 1 if mark is not None else None
         column = mark.column + 1 if mark is not None else None
         raise TreeFormatError(problem, file=name, line=line, column=column) from None
+    except yaml.reader.ReaderError as error:  # a character YAML does not allow, e.g. NUL
+        line, column = line_column(text, error.position)
+        character = error.character if isinstance(error.character, str) else chr(error.character)
+        raise TreeFormatError(f"invalid YAML: the character U+{ord(character):04X} is not allowed in YAML text",
+                              file=name, line=line, column=column) from None
     except yaml.YAMLError as error:
         raise TreeFormatError(f"invalid YAML: {error}", file=name) from None
     except RecursionError:
@@ -259,7 +270,7 @@ def load_tree(
     except IsADirectoryError:
         raise TreeFormatError("is a directory, not a tree file", file=name) from None
     except UnicodeDecodeError as error:
-        raise TreeFormatError(f"not UTF-8 text (byte {error.start})", file=name) from None
+        raise not_utf8(error, name) from None
     except OSError as error:
         raise TreeFormatError(f"cannot read: {error.strerror}", file=name) from None
     return parse_tree(text, name=name, fmt=fmt, max_nodes=max_nodes)
