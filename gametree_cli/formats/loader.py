@@ -86,7 +86,7 @@ def _read_json(text: str, name: str) -> tuple[Any, Locator | None]:
     except json.JSONDecodeError as error:
         raise TreeFormatError(f"invalid JSON: {error.msg}", file=name, line=error.lineno, column=error.colno) from None
     except RecursionError:
-        raise TreeFormatError("the JSON nests too deeply to read", file=name) from None
+        raise TreeFormatError("the JSON nests deeper than about 2,000,000 levels, more than gametree reads", file=name, line=1) from None
     return document, json_locator(text)
 
 
