@@ -24,7 +24,8 @@ import numpy as np
 from .model import Tree
 from .numbers import Number, Value
 
-__all__ = ["LazyValues", "leaf_reader", "Numeric", "numeric_values", "numeric_from_leaves", "int64_view", "LIMIT"]
+__all__ = ["LazyValues", "leaf_reader", "Numeric", "numeric_values", "numeric_from_leaves", "numeric_from_array",
+           "int64_view", "LIMIT"]
 
 #: numerators stay below this, so one more addition or comparison cannot overflow int64
 LIMIT = 1 << 62
@@ -221,6 +222,12 @@ def numeric_from_leaves(tree: Tree, picked: list[Any], leaves: np.ndarray | None
     leaf = np.zeros(len(tree.kind), dtype=np.int64)
     leaf[leaves] = scaled[0]
     return _remember(tree, leaf, scaled[1])
+
+
+def numeric_from_array(tree: Tree, leaf: np.ndarray, denominator: int = 1) -> Numeric:
+    """Like :func:`numeric_from_leaves`, from a per-node array a builder filled itself
+    (numerators or decimals at the leaves, 0 at inner nodes: formats/jsonscan.py)."""
+    return _remember(tree, leaf, denominator)
 
 
 def _remember(tree: Tree, leaf: np.ndarray, denominator: int) -> Numeric:

@@ -22,7 +22,7 @@ from ..model import CHANCE, LEAF, MAX, MIN, PLAYER, Source, Tree, default_id
 from ..numbers import Number, Value, format_number, parse_number
 from .fastbuild import fast_build
 
-__all__ = ["build_tree", "DEFAULT_MAX_NODES", "NODE_KEYS", "TOP_KEYS"]
+__all__ = ["build_tree", "two_player_header", "DEFAULT_MAX_NODES", "NODE_KEYS", "TOP_KEYS"]
 
 #: Refuse trees above this many nodes unless the caller raises the limit.
 DEFAULT_MAX_NODES = 10_000_000
@@ -69,6 +69,26 @@ def build_tree(
         if source is not None:
             error.located(file=source.name)
         raise
+
+
+Header = tuple[tuple[str, ...], Number | None, tuple[Number, Number] | None, str | None]
+
+
+def two_player_header(fields: dict[str, Any]) -> Header | None:
+    """``(players, sum, bounds, title)`` of a file with these top-level keys (``root`` aside).
+
+    Read as :func:`build_tree` reads them, for a reader that builds the nodes
+    itself (formats/jsonscan.py). None when the header is wrong (build_tree
+    says what) or names more than two players or a general-sum game.
+    """
+    builder = _Builder(None, DEFAULT_MAX_NODES, may_alias=False)
+    try:
+        builder._header({**fields, "root": None})
+    except (TreeFormatError, IllegalTreeError):
+        return None
+    if len(builder.players) > 2 or builder.general_sum:
+        return None
+    return builder.players, builder.total, builder.bounds, builder.title
 
 
 class _Builder:

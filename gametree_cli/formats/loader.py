@@ -25,6 +25,7 @@ from .document import DEFAULT_MAX_NODES, build_tree
 from .document_writer import TEXT_WRITERS
 from .efg import read_efg
 from .fastyaml import fast_yaml_document
+from .jsonscan import scan_tree
 from .locate import Locator, deep_call, json_locator, yaml_locator
 from .strict_json import line_column, loads_strict, not_utf8, too_long_integer
 
@@ -216,6 +217,11 @@ def parse_tree(
     """Build a tree from text (``--tree``, standard input, tests)."""
     with paused_gc():
         tick("parse")
+        if fmt == "json" or (fmt is None and not _may_alias(text, fmt)):
+            # a plain two-player JSON file: the C scanner, when built, reads it without json.loads
+            tree = scan_tree(text, source=Source(name, json_locator(text)), max_nodes=max_nodes)
+            if tree is not None:
+                return tree
         document, locator = read_document(text, name, fmt)
         holder = [document]
         del document  # the builder frees what it has read (peak memory of big files)
