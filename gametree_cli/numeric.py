@@ -29,6 +29,7 @@ __all__ = ["LazyValues", "leaf_reader", "Numeric", "numeric_values", "numeric_fr
 
 #: numerators stay below this, so one more addition or comparison cannot overflow int64
 LIMIT = 1 << 62
+INT64_END = 1 << 63
 
 
 def int64_view(data: Any) -> np.ndarray:
@@ -242,7 +243,11 @@ def _remember(tree: Tree, leaf: np.ndarray, denominator: int) -> Numeric:
 
 
 def _exact_probabilities(prob: Sequence[Number | None]) -> tuple[np.ndarray, int] | None:
-    """Edge probabilities as int64 numerators over one denominator (None: some are decimals)."""
+    """Edge probabilities as int64 numerators over one denominator.
+
+    None when some are decimals, or when the numerators do not fit int64
+    (chance nodes of 2 to 47 outcomes: the common denominator is ~5e21).
+    """
     distinct: dict[int, Number] = {id(p): p for p in prob if p is not None}
     denominator = 1
     for p in distinct.values():
@@ -251,6 +256,8 @@ def _exact_probabilities(prob: Sequence[Number | None]) -> tuple[np.ndarray, int
         elif type(p) is not int:
             return None
     numerator_of = {key: int(p * denominator) for key, p in distinct.items()}
+    if any(not -INT64_END <= numerator < INT64_END for numerator in numerator_of.values()):
+        return None
     numerator_of[id(None)] = 0
     return np.array([numerator_of[id(p)] for p in prob], dtype=np.int64), denominator
 
