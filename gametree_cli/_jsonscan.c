@@ -29,6 +29,9 @@
  *   leaf     bytearray[8n]    int64 or float64 leaf values (0 at inner nodes)
  *   is_float bool             the leaves are decimals
  *   prob     list[n] | None   edge probabilities (None under non-chance parents)
+ *   exact    (bytearray[8n], int) | None   the probabilities as int64 numerators over
+ *                             one denominator (numeric._exact_probabilities), or None:
+ *                             no chance node, or Python must work it out
  *   evals    dict             node -> int | float, inner nodes only
  *   moves    dict             node -> str
  *   header   dict             top-level key -> JSON text of its value
@@ -826,9 +829,33 @@ typedef struct {
     PyObject *share;
 } Uniform;
 
+/* The edge probabilities as int64 numerators over one denominator, as
+ * numeric._exact_probabilities makes them. Every exact share here is 0 or
+ * 1/k (uniform, or an integer p: 0 or 1), so the scan keeps k (0 for a zero
+ * share) and the running lcm; exact goes 0 when a decimal comes or the lcm
+ * outgrows uint64 (Python then decides). */
+typedef struct {
+    int64_t *unit;
+    uint64_t lcm;
+    int exact;
+} Exact;
+
+static uint64_t gcd64(uint64_t a, uint64_t b) {
+    while (b) { uint64_t t = a % b; a = b; b = t; }
+    return a;
+}
+
+static void exact_share(Exact *e, Py_ssize_t at, uint64_t k) {
+    e->unit[at] = (int64_t)k;
+    if (!e->exact || k <= 1) return;
+    uint64_t step = k / gcd64(e->lcm, k);
+    if (e->lcm > UINT64_MAX / step) e->exact = 0;
+    else e->lcm *= step;
+}
+
 /* the probabilities of one chance node's k children (depth-first numbers kids[0..k)) into prob[at..] */
 static int chance_shares(Scan *S, const int32_t *kids, Py_ssize_t k, PyObject *prob, Py_ssize_t at, Uniform *uniform,
-                         double **scratch, Py_ssize_t *scratch_cap) {
+                         Exact *exact, double **scratch, Py_ssize_t *scratch_cap) {
     Py_ssize_t given = 0, decimals = 0;
     for (Py_ssize_t i = 0; i < k; i++) {
         uint16_t f = S->flags[kids[i]];
@@ -845,6 +872,7 @@ static int chance_shares(Scan *S, const int32_t *kids, Py_ssize_t k, PyObject *p
             Py_INCREF(uniform->share);
             PyList_SET_ITEM(prob, at + i, uniform->share); /* replaces None, whose reference goes */
             Py_DECREF(Py_None);
+            exact_share(exact, at + i, (uint64_t)k);
         }
         return OK;
     }
@@ -857,7 +885,9 @@ static int chance_shares(Scan *S, const int32_t *kids, Py_ssize_t k, PyObject *p
             total += p;
         }
         if (total != 1) FAIL(S, "probabilities that do not sum to 1");
+        for (Py_ssize_t i = 0; i < k; i++) exact_share(exact, at + i, (uint64_t)S->pval[kids[i]]); /* 0 or 1 */
     } else if (decimals == k) {
+        exact->exact = 0;
         TRY(grow((void **)scratch, scratch_cap, k, sizeof(double)));
         for (Py_ssize_t i = 0; i < k; i++) memcpy(&(*scratch)[i], &S->pval[kids[i]], sizeof(double));
         if (!close_to_one(python_sum(*scratch, k))) FAIL(S, "probabilities that do not sum to 1");
@@ -891,7 +921,8 @@ static inline int resolve_kind(uint16_t f, int inherited) {
 /* Number the nodes breadth-first and make the Python results (see the top of the file). */
 static PyObject *results(Scan *S) {
     PyObject *result = NULL, *kind_b = NULL, *count_b = NULL, *first_b = NULL, *player_b = NULL, *leaf_b = NULL;
-    PyObject *prob = NULL, *evals = NULL, *moves = NULL;
+    PyObject *prob = NULL, *evals = NULL, *moves = NULL, *unit_b = NULL, *prob_exact = NULL;
+    Exact exact = {NULL, 1, 1};
     int32_t *order = NULL, *kids = NULL;
     uint8_t *inherit = NULL;
     double *scratch = NULL;
@@ -982,19 +1013,40 @@ static PyObject *results(Scan *S) {
             if (!prob) {
                 if (!(prob = PyList_New(n))) goto finish;
                 for (Py_ssize_t i = 0; i < n; i++) { Py_INCREF(Py_None); PyList_SET_ITEM(prob, i, Py_None); }
+                if (!(unit_b = PyByteArray_FromStringAndSize(NULL, n * 8))) goto finish;
+                exact.unit = (int64_t *)PyByteArray_AS_STRING(unit_b);
+                memset(exact.unit, 0, (size_t)n * 8);
             }
-            int rc = chance_shares(S, kids, k, prob, tail, &uniform, &scratch, &scratch_cap);
+            int rc = chance_shares(S, kids, k, prob, tail, &uniform, &exact, &scratch, &scratch_cap);
             if (rc != OK) goto finish;
         }
         tail += k;
     }
     if (tail != n) { S->why = "internal: sizes disagree"; goto finish; }
+    if (prob && exact.exact) { /* numerators lcm / k; p <= 1, so they fit when the lcm does */
+        int fits = exact.lcm <= (uint64_t)INT64_MAX;
+        for (Py_ssize_t i = 0; i < n && fits; i++) {
+            uint64_t k = (uint64_t)exact.unit[i];
+            uint64_t numerator = k ? exact.lcm / k : 0;
+            fits = numerator <= (uint64_t)INT64_MAX;
+            exact.unit[i] = (int64_t)numerator;
+        }
+        if (fits) {
+            PyObject *denominator = PyLong_FromUnsignedLongLong(exact.lcm);
+            if (!denominator) goto finish;
+            prob_exact = PyTuple_Pack(2, unit_b, denominator);
+            Py_DECREF(denominator);
+            if (!prob_exact) goto finish;
+        }
+    }
     if (!prob) { Py_INCREF(Py_None); prob = Py_None; }
-    result = Py_BuildValue("(OOOOOOOOOO)", kind_b, count_b, first_b, player_b, leaf_b,
-                           S->any_float ? Py_True : Py_False, prob, evals, moves, S->header);
+    if (!prob_exact) { Py_INCREF(Py_None); prob_exact = Py_None; }
+    result = Py_BuildValue("(OOOOOOOOOOO)", kind_b, count_b, first_b, player_b, leaf_b,
+                           S->any_float ? Py_True : Py_False, prob, prob_exact, evals, moves, S->header);
 finish:
     Py_XDECREF(kind_b); Py_XDECREF(count_b); Py_XDECREF(first_b); Py_XDECREF(player_b); Py_XDECREF(leaf_b);
     Py_XDECREF(prob); Py_XDECREF(evals); Py_XDECREF(moves); Py_XDECREF(uniform.share);
+    Py_XDECREF(unit_b); Py_XDECREF(prob_exact);
     free(order); free(inherit); free(kids); free(scratch);
     return result;
 }

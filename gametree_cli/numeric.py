@@ -225,16 +225,19 @@ def numeric_from_leaves(tree: Tree, picked: list[Any], leaves: np.ndarray | None
     return _remember(tree, leaf, scaled[1])
 
 
-def numeric_from_array(tree: Tree, leaf: np.ndarray, denominator: int = 1) -> Numeric:
+def numeric_from_array(tree: Tree, leaf: np.ndarray, denominator: int = 1,
+                       exact_prob: tuple[np.ndarray, int] | None = None) -> Numeric:
     """Like :func:`numeric_from_leaves`, from a per-node array a builder filled itself
-    (numerators or decimals at the leaves, 0 at inner nodes: formats/jsonscan.py)."""
-    return _remember(tree, leaf, denominator)
+    (numerators or decimals at the leaves, 0 at inner nodes: formats/jsonscan.py),
+    and the exact probabilities when it worked them out too (else they are computed)."""
+    return _remember(tree, leaf, denominator, exact_prob)
 
 
-def _remember(tree: Tree, leaf: np.ndarray, denominator: int) -> Numeric:
+def _remember(tree: Tree, leaf: np.ndarray, denominator: int,
+              exact_prob: tuple[np.ndarray, int] | None = None) -> Numeric:
     prob, prob_denominator = None, 1
     if tree.prob is not None:
-        exact = _exact_probabilities(tree.prob)
+        exact = exact_prob if exact_prob is not None else _exact_probabilities(tree.prob)
         if exact is not None:
             prob, prob_denominator = exact
     numeric = Numeric(leaf, denominator, prob, prob_denominator)

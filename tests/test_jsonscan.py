@@ -313,6 +313,15 @@ def test_the_bench_shapes():
         assert_same_tree(json.dumps({"title": shape, "root": node(0)}))
 
 
+@pytest.mark.parametrize("largest", [20, 42, 43, 47])
+def test_exact_probabilities_at_the_int64_edge(largest):
+    """Chance nodes of 1..largest outcomes: lcm(1..42) fits int64, lcm(1..43) does not (its
+    numerators do), lcm(1..47)'s numerators do not; the scanner hands the last two to Python."""
+    children = [{"type": "chance", "children": list(range(k))} for k in range(1, largest + 1)]
+    children.append({"type": "chance", "children": [{"p": 0, "value": 1}, {"p": 1, "value": 2}]})
+    assert_same_tree(json.dumps({"root": {"type": "max", "children": children}}))
+
+
 def test_deep_chains_need_no_recursion():
     depth = 100_000
     lists = "[" * depth + "1" + "]" * depth

@@ -41,7 +41,7 @@ def scan_tree(text: str | bytes, *, source: Source | None, max_nodes: int) -> Tr
     found = _jsonscan.scan(text, max_nodes)
     if isinstance(found, str):  # why it bailed
         return None
-    kind, count_bytes, first_bytes, player_bytes, leaf_bytes, is_float, prob, evals, moves, header = found
+    kind, count_bytes, first_bytes, player_bytes, leaf_bytes, is_float, prob, prob_exact, evals, moves, header = found
     del found
     try:  # title, players, sum, bounds, general_sum: scalars and lists, as JSON text
         fields = {key: json.loads(value) for key, value in header.items()}
@@ -79,7 +79,9 @@ def scan_tree(text: str | bytes, *, source: Source | None, max_nodes: int) -> Tr
         title=title,
         source=source,
     )
-    numeric_from_array(tree, leaf)
+    if prob_exact is not None:  # uniform or integer probabilities: numerators the scanner worked out
+        prob_exact = (np.frombuffer(prob_exact[0], dtype=np.int64), prob_exact[1])
+    numeric_from_array(tree, leaf, exact_prob=prob_exact)
     return tree
 
 
