@@ -420,13 +420,20 @@ static int read_key(Scan *S, int *key) {
     if (escaped || !ascii) FAIL(S, "a key with escapes or non-ASCII characters");
     Py_ssize_t length = end - start;
     const char *p = (const char *)S->s + start;
-    for (int k = 0; k < N_KEYS; k++) {
-        if ((Py_ssize_t)strlen(KEY_NAMES[k]) == length && memcmp(KEY_NAMES[k], p, (size_t)length) == 0) {
-            *key = k;
-            return OK;
-        }
+    int k = -1;
+    switch (length) { /* the one candidate of this length and first letter, then compare */
+    case 1: k = K_P; break;
+    case 3: k = K_SUM; break;
+    case 4: k = p[0] == 't' ? K_TYPE : p[0] == 'm' ? K_MOVE : p[0] == 'e' ? K_EVAL : K_ROOT; break;
+    case 5: k = p[0] == 'v' ? K_VALUE : p[0] == 'l' ? K_LABEL : K_TITLE; break;
+    case 6: k = K_BOUNDS; break;
+    case 7: k = p[0] == 'c' ? K_COMMENT : p[0] == 'p' ? K_PLAYERS : K_SCHEMA; break;
+    case 8: k = K_CHILDREN; break;
+    case 11: k = p[0] == 'd' ? K_DESCRIPTION : K_GENERAL_SUM; break;
     }
-    FAIL(S, "an unknown key");
+    if (k < 0 || memcmp(KEY_NAMES[k], p, (size_t)length) != 0) FAIL(S, "an unknown key");
+    *key = k;
+    return OK;
 }
 
 static int expect_colon(Scan *S) {
