@@ -129,6 +129,11 @@ typedef struct {
 /* Python's int() reads at most this many digits (numbers.MAX_DIGITS; sys.get_int_max_str_digits()) */
 #define MAX_DIGITS 4300
 
+/* JSON nesting (mappings and lists) the scanner reads: deeper files go to the
+ * json.loads path, whose recursion stops at about 2,000,000 levels with its own
+ * message (docs/limits.md); below this, that path reads them too. */
+#define MAX_NESTING 1000000
+
 /* integer leaves stay below 2**62 (numeric.LIMIT): beyond, fast_build keeps Python ints */
 #define LIMIT (INT64_C(1) << 62)
 
@@ -185,6 +190,7 @@ static int new_node(Scan *S, Py_ssize_t *d) {
 }
 
 static int push(Scan *S, int kind, Py_ssize_t d) {
+    if (S->depth >= MAX_NESTING) FAIL(S, "nested too deeply");
     if (S->depth == S->stack_cap) TRY(grow((void **)&S->stack, &S->stack_cap, S->depth + 1, sizeof(Frame)));
     Frame *f = &S->stack[S->depth++];
     f->kind = (uint8_t)kind;
@@ -583,6 +589,7 @@ static int skip_value(Scan *S) {
         /* a value starts at pos */
         unsigned char c = S->pos < S->len ? S->s[S->pos] : 0;
         if (c == '[') {
+            if (S->depth + depth >= MAX_NESTING) FAIL(S, "nested too deeply");
             S->pos++;
             skip_ws(S);
             if (at(S, ']')) S->pos++;

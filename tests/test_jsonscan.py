@@ -332,6 +332,18 @@ def test_deep_chains_need_no_recursion():
         assert facts(tree) == facts(loads_path(text, max_nodes=10**6))
 
 
+def test_nesting_past_a_million_levels_is_left_to_json_loads():
+    """json.loads reads up to about 2,000,000 levels and then says so (docs/limits.md);
+    the scanner leaves everything past 1,000,000 to it, so both agree on what is read."""
+    depth = 1_000_000
+    assert not isinstance(_jsonscan.scan("[" * depth + "1" + "]" * depth, 2 * depth), str)
+    deeper = "[" * (depth + 1) + "1" + "]" * (depth + 1)
+    assert _jsonscan.scan(deeper, 2 * depth) == "nested too deeply"
+    mappings = '{"children": [' * (depth // 2) + "1" + "]}" * (depth // 2)
+    assert not isinstance(_jsonscan.scan(mappings, depth), str)
+    assert _jsonscan.scan('{"root": ' + mappings + "}", depth) == "nested too deeply"
+
+
 def test_max_nodes_counts_every_node():
     text = json.dumps({"root": [[1, 2], [3, 4]]})  # 7 nodes
     assert scanned(text, max_nodes=7) is not None
@@ -457,8 +469,9 @@ def test_hostile_inputs_bail_cheaply():
     assert _jsonscan.scan("[" * 2_000_000, 1000) == "more nodes than max_nodes"
     assert _jsonscan.scan('{"children": [' * 500_000, 1000) == "more nodes than max_nodes"
     assert _jsonscan.scan("[" * 200_000, 10**6) == "a node that is not a mapping, list or number"  # the end
-    skipped = '{"comment": ' + "[" * 1_000_000 + "]" * 1_000_000 + ', "root": [1, 2]}'
+    skipped = '{"comment": ' + "[" * 999_999 + "]" * 999_999 + ', "root": [1, 2]}'  # 1,000,000 levels
     assert not isinstance(_jsonscan.scan(skipped, 10), str)
+    assert _jsonscan.scan(skipped.replace("[", "[[", 1).replace("]", "]]", 1), 10) == "nested too deeply"
     assert isinstance(_jsonscan.scan('{"root": [1, 2], "comment": ' + "[" * 100_000, 10), str)
     assert isinstance(_jsonscan.scan(b"[1, 2\x00]", 10), str)
     assert isinstance(_jsonscan.scan("[1, 2]", -1), str)
