@@ -124,6 +124,8 @@ def is_exact(number: Number) -> bool:
 
 def format_number(number: Number | None) -> str:
     """Human form: ``3``, ``7/3``, ``0.25``, ``inf``, ``-inf``."""
+    if number.__class__ is int:  # the common case first (isinstance on Fraction is an ABC check)
+        return int.__repr__(number)
     if number is None:
         return "?"
     if isinstance(number, float):
