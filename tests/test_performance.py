@@ -508,6 +508,19 @@ def test_vectorised_parents_match_the_definition(raw):
     assert list(tree.parents()) == parent
 
 
+def test_parents_of_children_ranges_out_of_breadth_first_order():
+    """parents() has a shortcut for breadth-first numbering; other numberings take the general path."""
+    from array import array
+
+    from gametree_cli.model import LEAF, MAX, MIN, Tree
+
+    # node 1's children are 5 and 6, node 2's are 3 and 4
+    tree = Tree(kind=bytearray([MAX, MIN, MIN, LEAF, LEAF, LEAF, LEAF]), first=array("q", [1, 5, 3, 0, 0, 0, 0]),
+                count=array("q", [2, 2, 2, 0, 0, 0, 0]), value=[None] * 3 + [1, 2, 3, 4],
+                player=array("q", [0, 1, 1, -1, -1, -1, -1]))
+    assert list(tree.parents()) == [-1, 0, 0, 2, 2, 1, 1]
+
+
 @pytest.mark.parametrize("depth", [100_000, 100_001])
 def test_long_chains_need_no_recursion(tmp_path, depth):
     """100,000 plies through the fast builder, the searches and .gtb (the innermost [1, 2] is
