@@ -143,6 +143,8 @@ def format_number(number: Number | None) -> str:
 
 def format_value(value: Value | None) -> str:
     """Human form of a number or a payoff vector: ``(1, 2, 6)``."""
+    if value.__class__ is int:  # the common case first
+        return int.__repr__(value)
     if isinstance(value, tuple):
         return "(" + ", ".join(format_number(part) for part in value) + ")"
     return format_number(value)

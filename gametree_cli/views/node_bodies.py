@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from json.encoder import encode_basestring  # type: ignore[attr-defined]
-from typing import Any, Sequence
+from typing import Any, Iterable
 
 import numpy as np
 
@@ -88,14 +88,16 @@ def _value_codes(record: SearchRecord) -> tuple[np.ndarray, np.ndarray, list[str
         return visited, index, texts
     nodes = _visited_nodes(record)
     texts = []
-    known: dict[str, int] = {}
+    known: dict[tuple[type, Any], int] = {}
     index_list = []
-    for node in nodes:
-        text = value_text(values[node])
-        position = known.get(text)
+    for value in map(values.__getitem__, nodes):
+        key = (value.__class__, value)
+        position = known.get(key)
         if position is None:
-            position = known[text] = len(texts)
-            texts.append(text)
+            position = len(texts)
+            texts.append(value_text(value))
+            if _one_text(value):
+                known[key] = position
         index_list.append(position)
     return np.array(nodes, dtype=np.int64), np.array(index_list, dtype=np.int64), texts
 
@@ -140,20 +142,31 @@ def _special_bodies(record: SearchRecord, nodes: list[int], values: list[str], t
     alpha, beta, cuts, horizon = record.alpha or {}, record.beta or {}, record.cuts, record.horizon
     bounds = [""] * len(nodes)
     if alpha:
-        with_alpha = [position for position, node in enumerate(nodes) if node in alpha]
-        lows = number_texts([alpha[nodes[position]] for position in with_alpha])
-        highs = number_texts([beta[nodes[position]] for position in with_alpha])
-        for position, low, high in zip(with_alpha, lows, highs):
-            bounds[position] = f',\n   "alpha": {low},\n   "beta": {high}'
+        with_alpha = [node for node in nodes if node in alpha]
+        lows = number_texts(map(alpha.__getitem__, with_alpha))
+        highs = number_texts(map(beta.__getitem__, with_alpha))
+        texts = [f',\n   "alpha": {low},\n   "beta": {high}' for low, high in zip(lows, highs)]
+        if len(with_alpha) == len(nodes):  # usually: alpha-beta keeps the bounds of every visited node
+            bounds = texts
+        else:
+            for position, text in zip((position for position, node in enumerate(nodes) if node in alpha), texts):
+                bounds[position] = text
     tails = [""] * len(nodes)
-    for position, node in enumerate(nodes):
-        cut = cuts.get(node)
-        if cut is not None:
-            tails[position] = f',\n   "cut": {encode_basestring(cut.reason())}'
-        if node in horizon:
-            tails[position] += ',\n   "horizon": true'
+    ordered = np.array(nodes, dtype=np.int64)  # sorted: positions by binary search
+    for node, position in _positions(ordered, cuts):
+        tails[position] = f',\n   "cut": {encode_basestring(cuts[node].reason())}'
+    for node, position in _positions(ordered, horizon):
+        tails[position] += ',\n   "horizon": true'
     return [f': {{\n   "visited": true,\n   "value": {value}{bound},\n   "type": {kind_text}{tail}\n  }}'
             for value, bound, kind_text, tail in zip(values, bounds, types, tails)]
+
+
+def _positions(ordered: np.ndarray, marked: Iterable[int]) -> Iterable[tuple[int, int]]:
+    """``(node, position in ordered)`` for the marked nodes that ``ordered`` (sorted) holds."""
+    wanted = np.fromiter(marked, dtype=np.int64)
+    positions = np.minimum(np.searchsorted(ordered, wanted), max(len(ordered) - 1, 0))
+    found = ordered[positions] == wanted if len(ordered) else np.zeros(len(wanted), dtype=bool)
+    return zip(wanted[found].tolist(), positions[found].tolist())
 
 
 def _generic_body(record: SearchRecord, node: int) -> str:
@@ -173,19 +186,29 @@ def number_text(number: Any) -> str:
     return json.dumps(number_to_json(number), ensure_ascii=False)
 
 
-def number_texts(numbers: list[Any]) -> list[str]:
+def number_texts(numbers: Iterable[Any]) -> list[str]:
     """:func:`number_text` of each number, each distinct number formatted once."""
     known: dict[tuple[type, Any], str] = {}
     texts = []
     for number in numbers:
+        if number.__class__ is int:
+            texts.append(int.__repr__(number))
+            continue
         key = (number.__class__, number)
         text = known.get(key)
         if text is None:
             text = number_text(number)
-            if number or number.__class__ is not float:  # 0.0 and -0.0 are one key but print differently
+            if _one_text(number):
                 known[key] = text
         texts.append(text)
     return texts
+
+
+def _one_text(value: Any) -> bool:
+    """Whether every value equal to ``value`` and of its class prints the same:
+    not so for 0.0 and -0.0, nor for vectors ((1, 2) == (1.0, 2))."""
+    kind = value.__class__
+    return kind is not tuple and (kind is not float or value != 0)
 
 
 def value_text(value: Any) -> str:
