@@ -20,6 +20,11 @@
  *   text          every node's quoted id ("\"1.3.2\""), in node order
  *   offsets       int64[n + 1]: node i's id is text[offsets[i]:offsets[i + 1]]
  *
+ * preorder(first, count, n) -> bytes
+ *   int64 node numbers in tree order (depth first, children left to right),
+ *   leaving out nodes numbered n or more (with breadth-first numbering, the
+ *   nodes below a depth limit).
+ *
  * join(nodes, text, offsets, sep, body_of, bodies) -> bytes
  *   for each node of the int64 buffer `nodes`, its quoted id followed by
  *   bodies[body_of[node]] (body_of: int32 buffer indexed by node number; both
@@ -62,6 +67,7 @@ static int int64_buffer(Py_buffer *view, const char *what) {
 }
 
 static PyObject *rt_quoted_ids(PyObject *self, PyObject *args) {
+    (void)self;
     Py_buffer first_b = {0}, count_b = {0}, named_b = {0};
     Py_ssize_t n;
     PyObject *named_texts, *limit_obj;
@@ -187,7 +193,59 @@ done:
     return result;
 }
 
+static PyObject *rt_preorder(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer first_b = {0}, count_b = {0};
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "y*y*n", &first_b, &count_b, &n)) return NULL;
+    PyObject *result = NULL;
+    int64_t *stack = NULL;
+    if (int64_buffer(&first_b, "first") || int64_buffer(&count_b, "count")) goto done;
+    const int64_t *first = (const int64_t *)first_b.buf, *count = (const int64_t *)count_b.buf;
+    Py_ssize_t total = first_b.len / 8;
+    if (count_b.len / 8 != total || n < 1 || n > total) {
+        PyErr_SetString(PyExc_ValueError, "preorder: inconsistent sizes");
+        goto done;
+    }
+    result = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(int64_t));
+    stack = (int64_t *)malloc((size_t)n * sizeof(int64_t));
+    if (!result || !stack) {
+        if (result) PyErr_NoMemory();
+        Py_CLEAR(result);
+        goto done;
+    }
+    int64_t *out = (int64_t *)PyBytes_AS_STRING(result);
+    Py_ssize_t m = 0, sp = 0;
+    stack[sp++] = 0;
+    while (sp) {
+        int64_t node = stack[--sp];
+        out[m++] = node;
+        int64_t c0 = first[node], k = count[node];
+        if (k <= 0) continue;
+        if (c0 <= node || c0 > total - k) {
+            PyErr_SetString(PyExc_ValueError, "preorder: a child numbered before its parent");
+            Py_CLEAR(result);
+            goto done;
+        }
+        for (int64_t c = (c0 + k < n ? c0 + k : n) - 1; c >= c0; c--) {
+            if (m + sp >= n) { /* more nodes than numbers: some node has two parents */
+                PyErr_SetString(PyExc_ValueError, "preorder: not a tree");
+                Py_CLEAR(result);
+                goto done;
+            }
+            stack[sp++] = c;
+        }
+    }
+    if (m != n && _PyBytes_Resize(&result, m * (Py_ssize_t)sizeof(int64_t)) < 0) result = NULL;
+done:
+    free(stack);
+    PyBuffer_Release(&first_b);
+    PyBuffer_Release(&count_b);
+    return result;
+}
+
 static PyObject *rt_join(PyObject *self, PyObject *args) {
+    (void)self;
     Py_buffer nodes_b = {0}, text_b = {0}, offsets_b = {0}, sep_b = {0}, body_b = {0};
     PyObject *body_obj, *bodies;
     if (!PyArg_ParseTuple(args, "y*y*y*y*OO", &nodes_b, &text_b, &offsets_b, &sep_b, &body_obj, &bodies)) return NULL;
@@ -261,6 +319,8 @@ static PyMethodDef rt_methods[] = {
     {"quoted_ids", rt_quoted_ids, METH_VARARGS,
      "quoted_ids(first, count, n, named, named_texts, unnamed_root, limit) -> (text, offsets) or None: every "
      "node's JSON-quoted id; see the module source."},
+    {"preorder", rt_preorder, METH_VARARGS,
+     "preorder(first, count, n) -> bytes: int64 node numbers below n in tree order."},
     {"join", rt_join, METH_VARARGS,
      "join(nodes, text, offsets, sep, body_of, bodies) -> bytes: the nodes' quoted ids, each followed by its "
      "body, separated by sep."},

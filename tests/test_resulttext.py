@@ -83,6 +83,16 @@ def test_compiled_join_pastes_ids_and_bodies(tree, data):
 
 
 @needs_kernel
+@SETTINGS
+@given(named_trees(), st.sampled_from([None, 0, 1, 2, 3]))
+def test_compiled_tree_order_is_the_preorder(tree, depth):
+    for compiled in (None, kernel_module):
+        tree_order.forget()
+        assert tree_order.tree_order(tree, depth, compiled).tolist() == list(tree.preorder(depth))
+    tree_order.forget()
+
+
+@needs_kernel
 def test_compiled_ids_of_a_depth_limited_prefix_and_a_limit():
     tree = parse_tree("[[1, [2, 3]], [4, 5]]", fmt="json")
     first = np.array(tree.first, dtype=np.int64)
@@ -101,12 +111,23 @@ def test_compiled_ids_of_a_depth_limited_prefix_and_a_limit():
     ([1, 0, 0], [3, 0, 0]),        # children past the end
     ([1, 1, 0], [1, 1, 0]),        # node 1's child numbered before it... itself
     ([1, 1, 0, 0], [2, 2, 0, 0]),  # two parents for nodes 1 and 2
-    ([2, 0, 3], [1, 0, 1]),        # node 2's parent 1 is never reached
+    ([2, 0, 3], [1, 0, 1]),        # node 2's child is past the end
 ])
 def test_compiled_ids_refuse_arrays_that_are_not_a_tree(first, count):
+    first, count = np.array(first, dtype=np.int64), np.array(count, dtype=np.int64)
     with pytest.raises(ValueError):
-        kernel_module.quoted_ids(np.array(first, dtype=np.int64), np.array(count, dtype=np.int64), len(first),
-                                 np.zeros(0, dtype=np.int64), (), True, None)
+        kernel_module.quoted_ids(first, count, len(first), np.zeros(0, dtype=np.int64), (), True, None)
+    with pytest.raises(ValueError):
+        kernel_module.preorder(first, count, len(first))
+
+
+@needs_kernel
+def test_compiled_ids_refuse_a_node_with_two_parents_and_an_unreached_parent():
+    none = np.zeros(0, dtype=np.int64)
+    for first, count in (([1, 3, 3, 0, 0], [2, 1, 1, 0, 0]), ([1, 0, 3, 0], [1, 0, 1, 0])):
+        with pytest.raises(ValueError):
+            kernel_module.quoted_ids(np.array(first, dtype=np.int64), np.array(count, dtype=np.int64), len(first),
+                                     none, (), True, None)
 
 
 @needs_kernel

@@ -80,8 +80,8 @@ def _write_document(record: SearchRecord, stream: TextIO, events: Iterable[Event
         else:
             if key == "pruned":
                 nodes: Any = record.pruned
-            elif record.order is None:
-                nodes = tree_order.tree_order(record.tree, record.depth_limit)  # exhaustive: tree order
+            elif record.order is None:  # exhaustive: tree order
+                nodes = tree_order.tree_order(record.tree, record.depth_limit, _resulttext if ids is not None else None)
             else:
                 nodes = record.order
             _write_ids(record, nodes, ids, write)
@@ -154,7 +154,7 @@ def _write_nodes(record: SearchRecord, ids: _CompiledIds | None, write: Any) -> 
     written, total = 0, len(tree.kind)
     if ids is not None:
         encoded = tuple(map(_utf8, bodies))
-        order = tree_order.tree_order(tree)
+        order = tree_order.tree_order(tree, None, _resulttext)
         for start in range(0, total, CHUNK):
             tick("write", start, total)
             if start:

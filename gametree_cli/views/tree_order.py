@@ -42,9 +42,14 @@ def _cached(tree: Tree, depth_limit: int | None, what: str, make: Any) -> Any:
     return held[1]
 
 
-def tree_order(tree: Tree, depth_limit: int | None = None) -> np.ndarray:
-    """The nodes down to ``depth_limit`` in tree order (int64)."""
+def tree_order(tree: Tree, depth_limit: int | None = None, compiled: Any = None) -> np.ndarray:
+    """The nodes down to ``depth_limit`` in tree order (int64); ``compiled``: the
+    optional ``_resulttext`` module, whose walk in C is faster still."""
     def make() -> np.ndarray:
+        if compiled is not None:
+            below = level_bounds(tree, depth_limit)[-1][1]  # breadth-first: the nodes within the limit
+            first, count = (np.ascontiguousarray(int64_view(column)) for column in (tree.first, tree.count))
+            return np.frombuffer(compiled.preorder(first, count, below), dtype=np.int64)
         if len(tree.kind) < VECTOR_FROM:
             return np.fromiter(tree.preorder(depth_limit), dtype=np.int64)
         return _levels(tree, depth_limit)[0]
