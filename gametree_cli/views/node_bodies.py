@@ -87,19 +87,8 @@ def _value_codes(record: SearchRecord) -> tuple[np.ndarray, np.ndarray, list[str
             texts = [number_text(values._convert(item)) for item in distinct.tolist()]
         return visited, index, texts
     nodes = _visited_nodes(record)
-    texts = []
-    known: dict[tuple[type, Any], int] = {}
-    index_list = []
-    for value in map(values.__getitem__, nodes):
-        key = (value.__class__, value)
-        position = known.get(key)
-        if position is None:
-            position = len(texts)
-            texts.append(value_text(value))
-            if _one_text(value):
-                known[key] = position
-        index_list.append(position)
-    return np.array(nodes, dtype=np.int64), np.array(index_list, dtype=np.int64), texts
+    index, texts = _text_codes(list(map(values.__getitem__, nodes)), value_text)
+    return np.array(nodes, dtype=np.int64), np.array(index, dtype=np.int64), texts
 
 
 def _visited_nodes(record: SearchRecord) -> list[int]:
@@ -188,27 +177,37 @@ def number_text(number: Any) -> str:
 
 def number_texts(numbers: Iterable[Any]) -> list[str]:
     """:func:`number_text` of each number, each distinct number formatted once."""
-    known: dict[tuple[type, Any], str] = {}
-    texts = []
-    for number in numbers:
-        if number.__class__ is int:
-            texts.append(int.__repr__(number))
-            continue
-        key = (number.__class__, number)
-        text = known.get(key)
-        if text is None:
-            text = number_text(number)
-            if _one_text(number):
-                known[key] = text
-        texts.append(text)
-    return texts
+    index, texts = _text_codes(list(numbers), number_text)
+    return list(map(texts.__getitem__, index))
 
 
-def _one_text(value: Any) -> bool:
-    """Whether every value equal to ``value`` and of its class prints the same:
-    not so for 0.0 and -0.0, nor for vectors ((1, 2) == (1.0, 2))."""
-    kind = value.__class__
-    return kind is not tuple and (kind is not float or value != 0)
+def _text_codes(items: list[Any], text_of: Any) -> tuple[list[int], list[str]]:
+    """Per item an index into ``texts``, which holds ``text_of`` of each distinct item.
+
+    Distinct by equality, in bulk (a set and a dict), when equal items
+    print alike: integers, and floats that equal no integer. Otherwise
+    (0.0 and -0.0, 1 and 1.0, fractions, vectors) by class and value, one
+    item at a time, signed zeros and vectors each formatted anew.
+    """
+    distinct = set(items)
+    if all(item.__class__ is int or (item.__class__ is float and not item.is_integer()) for item in distinct):
+        order = list(distinct)
+        position = dict(zip(order, range(len(order))))
+        return list(map(position.__getitem__, items)), [text_of(item) for item in order]
+    texts: list[str] = []
+    known: dict[tuple[type, Any], int] = {}
+    index = []
+    for item in items:
+        key = (item.__class__, item)
+        found = known.get(key)
+        if found is None:
+            found = len(texts)
+            texts.append(text_of(item))
+            kind = item.__class__
+            if kind is not tuple and (kind is not float or item != 0):
+                known[key] = found
+        index.append(found)
+    return index, texts
 
 
 def value_text(value: Any) -> str:
