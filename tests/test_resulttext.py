@@ -184,6 +184,7 @@ def test_streamed_result_with_awkward_numbers(tree):
 
 @pytest.mark.parametrize("text", [
     "[[0.0, -0.0], [-0.0, 0.0], [1, 1.0]]",
+    "[1, 1.0]", "[[1, 2.5], [1.0, 2]]", "[[2.5, 1], [\"5/2\", 1.0]]",  # equal, printed differently
     "[[1, 2.5], [-0.0, 3]]",
     '{"players": ["A", "B", "C"], "root": {"children": [[1, 2, 3], [3, 2, 1], {"children": [[0, 0, 6], [6, 0, 0]]}]}}',
     '{"players": ["A", "B", "C"], "sum": 6, "root": {"children": [[1, 2, 3], [3, 2, 1], {"children": [[0, 0, 6], [6, 0, 0]]}]}}',

@@ -189,9 +189,10 @@ def _text_codes(items: list[Any], text_of: Any) -> tuple[list[int], list[str]]:
     (0.0 and -0.0, 1 and 1.0, fractions, vectors) by class and value, one
     item at a time, signed zeros and vectors each formatted anew.
     """
-    distinct = set(items)
-    if all(item.__class__ is int or (item.__class__ is float and not item.is_integer()) for item in distinct):
-        order = list(distinct)
+    kinds = set(map(type, items))
+    if kinds <= {int, float} and not (float in kinds and any(
+            item.__class__ is float and item.is_integer() for item in items)):
+        order = list(set(items))
         position = dict(zip(order, range(len(order))))
         return list(map(position.__getitem__, items)), [text_of(item) for item in order]
     texts: list[str] = []
