@@ -121,6 +121,12 @@ def _utf8(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")  # decoded back the same way: lone surrogates go through as they are
 
 
+def _utf8_each(texts: list[str]) -> tuple[bytes, ...]:
+    """Each text encoded, in one call: JSON text never holds a raw NUL, so NUL separates them."""
+    parts = _utf8("\0".join(texts)).split(b"\0")
+    return tuple(parts) if len(parts) == len(texts) else tuple(map(_utf8, texts))
+
+
 def _write_ids(record: SearchRecord, nodes: Any, ids: _CompiledIds | None, write: Any) -> None:
     """A JSON list of node ids at depth 1."""
     if not len(nodes):
@@ -153,7 +159,7 @@ def _write_nodes(record: SearchRecord, ids: _CompiledIds | None, write: Any) -> 
     write("{\n  ")
     written, total = 0, len(tree.kind)
     if ids is not None:
-        encoded = tuple(map(_utf8, bodies))
+        encoded = _utf8_each(bodies)
         order = tree_order.tree_order(tree, None, _resulttext)
         for start in range(0, total, CHUNK):
             tick("write", start, total)
