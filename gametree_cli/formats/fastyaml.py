@@ -15,6 +15,7 @@ PyYAML lose a few milliseconds to the scan; files that do not, seconds.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,8 @@ _DIGIT = np.zeros(256, dtype=bool)
 _DIGIT[list(b"0123456789")] = True
 #: YAML 1.1 booleans (case-insensitively here; false alarms only cost the slow path)
 _BOOLEAN_WORDS = (b"y", b"n", b"yes", b"no", b"on", b"off")
+#: characters PyYAML's reader refuses (its NON_PRINTABLE; yaml_rs accepts some, e.g. control characters)
+_NON_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
 #: deeper indentation than this goes to PyYAML (the fast parser recurses per level)
 _MAX_INDENT = 256
 
@@ -41,6 +44,8 @@ def plain_enough(text: str) -> bool:
     if "<<" in text or "\n---" in text or text.startswith("---") or "\n..." in text:
         return False
     if "\n" + " " * _MAX_INDENT in text:
+        return False
+    if _NON_PRINTABLE.search(text):  # also lone surrogates, which cannot be encoded below
         return False
     data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
     if not len(data):

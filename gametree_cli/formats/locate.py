@@ -67,7 +67,10 @@ def yaml_locator(text: str) -> Locator:
     def document() -> Any:
         if "doc" not in cache:
             loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-            cache["doc"] = deep_call(yaml.compose, text, loader)
+            try:
+                cache["doc"] = deep_call(yaml.compose, text, loader)
+            except (yaml.YAMLError, RecursionError):  # an error without a line beats a traceback
+                cache["doc"] = None
         return cache["doc"]
 
     def mapping_get(node: Any, key: str) -> Any:

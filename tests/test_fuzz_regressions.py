@@ -1,0 +1,26 @@
+"""Regression tests for the bugs the fuzzers (tests/test_fuzz.py, fuzz/) found.
+
+Each test is the smallest input that used to end in a traceback (or in an
+error message that broke the contract's one-line form), and now must end as
+a clean :class:`~gametree_cli.errors.GameTreeError`.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gametree_cli import GameTreeError, parse_tree
+
+
+def assert_one_line_error(text: str, name: str = "--tree") -> GameTreeError:
+    with pytest.raises(GameTreeError) as caught:
+        parse_tree(text, name=name)
+    message = str(caught.value)
+    assert "\n" not in message and message.startswith(name), message
+    return caught.value
+
+
+def test_control_character_in_a_plain_yaml_scalar() -> None:
+    """yaml_rs read ``2\\x03`` as a string that PyYAML refuses; locating the bad leaf then crashed."""
+    with pytest.raises(GameTreeError):
+        parse_tree("root:\n  children: [1, 2\x03]\n", name="bad.yaml")
