@@ -24,3 +24,13 @@ def test_control_character_in_a_plain_yaml_scalar() -> None:
     """yaml_rs read ``2\\x03`` as a string that PyYAML refuses; locating the bad leaf then crashed."""
     with pytest.raises(GameTreeError):
         parse_tree("root:\n  children: [1, 2\x03]\n", name="bad.yaml")
+
+
+@pytest.mark.parametrize("text", ["root:\n  children: [1, \"2\x03\"]\n", "root:\n  title: é\x7f\n", "\x00"])
+def test_character_yaml_forbids_is_one_located_line(text: str) -> None:
+    """PyYAML's ReaderError was printed as it str()s: two lines, 'position N' instead of a line; then
+    located at libyaml's position, which counts bytes (a wrong column after an 'é')."""
+    error = assert_one_line_error(text, "bad.yaml")
+    bad = next(index for index, character in enumerate(text) if character in "\x00\x03\x7f")
+    assert (error.line, error.column) == (text.count("\n", 0, bad) + 1, bad - text.rfind("\n", 0, bad))
+    assert f"U+{ord(text[bad]):04X}" in error.message

@@ -172,8 +172,9 @@ def _read_yaml(text: str, name: str) -> tuple[Any, Locator | None]:
         column = mark.column + 1 if mark is not None else None
         raise TreeFormatError(problem, file=name, line=line, column=column) from None
     except yaml.reader.ReaderError as error:  # a character YAML does not allow, e.g. NUL
-        line, column = line_column(text, error.position)
         character = error.character if isinstance(error.character, str) else chr(error.character)
+        # libyaml's position counts bytes; the first occurrence of the character is the one it reports
+        line, column = line_column(text, text.find(character) if character in text else error.position)
         raise TreeFormatError(f"invalid YAML: the character U+{ord(character):04X} is not allowed in YAML text",
                               file=name, line=line, column=column) from None
     except yaml.YAMLError as error:
