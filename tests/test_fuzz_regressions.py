@@ -34,3 +34,19 @@ def test_character_yaml_forbids_is_one_located_line(text: str) -> None:
     bad = next(index for index, character in enumerate(text) if character in "\x00\x03\x7f")
     assert (error.line, error.column) == (text.count("\n", 0, bad) + 1, bad - text.rfind("\n", 0, bad))
     assert f"U+{ord(text[bad]):04X}" in error.message
+
+
+@pytest.mark.parametrize("text, says", [
+    ("[1, !!timestamp 2001-02-30]", "day is out of range"),
+    ("[1, !!int x]", "invalid literal for int()"),
+    ("[1, !!float abc]", "could not convert"),
+])
+def test_unconvertible_yaml_scalar_is_not_called_a_long_integer(text: str, says: str) -> None:
+    """Every ValueError PyYAML raised while constructing was reported as 'an integer is too large'."""
+    error = assert_one_line_error(text)
+    assert says in error.message and "too large" not in error.message
+
+
+def test_long_integer_in_yaml_is_still_reported_as_such() -> None:
+    error = assert_one_line_error("root:\n  children: [1, !!int " + "7" * 5000 + "]\n")
+    assert "too large" in error.message and error.line == 2

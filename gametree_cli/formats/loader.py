@@ -181,8 +181,10 @@ def _read_yaml(text: str, name: str) -> tuple[Any, Locator | None]:
         raise TreeFormatError(f"invalid YAML: {error}", file=name) from None
     except RecursionError:
         raise TreeFormatError("the YAML nests too deeply to read", file=name) from None
-    except ValueError:  # PyYAML converting an integer of more than MAX_DIGITS digits
-        raise too_long_integer(text, name) from None
+    except ValueError as error:  # PyYAML converting a tagged or implicit scalar (int, float, timestamp)
+        if "digits" in str(error):  # an integer of more than MAX_DIGITS digits
+            raise too_long_integer(text, name) from None
+        raise TreeFormatError(f"invalid YAML: a value that cannot be converted: {error}", file=name) from None
     if document is None:
         raise TreeFormatError("empty file: expected a tree", file=name, line=1)
     return document, yaml_locator(text)
