@@ -50,3 +50,16 @@ def test_unconvertible_yaml_scalar_is_not_called_a_long_integer(text: str, says:
 def test_long_integer_in_yaml_is_still_reported_as_such() -> None:
     error = assert_one_line_error("root:\n  children: [1, !!int " + "7" * 5000 + "]\n")
     assert "too large" in error.message and error.line == 2
+
+
+@pytest.mark.parametrize("raw", [b"[1,\xff 2]", b'{"root": {"children": [1, "\xfe"]}}', b"root:\n  children: [1, \xc3]\n"])
+def test_invalid_utf8_on_stdin_or_tree_option(raw: bytes) -> None:
+    """Standard input and --tree text (decoded with surrogateescape) with a byte that is not UTF-8.
+
+    A lone surrogate crashed libyaml's encoder (reported as 'an integer is too
+    large') or became a leaf '\\udcff'; a file with the same bytes said 'not UTF-8'.
+    """
+    error = assert_one_line_error(raw.decode("utf-8", "surrogateescape"), "<stdin>")
+    bad = next(index for index, byte in enumerate(raw) if byte >= 0x80)
+    assert error.message == f"not UTF-8 text (byte {bad})"
+    assert error.line == raw.count(b"\n", 0, bad) + 1

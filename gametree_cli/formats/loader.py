@@ -218,6 +218,7 @@ def parse_tree(
     max_nodes: int = DEFAULT_MAX_NODES,
 ) -> Tree:
     """Build a tree from text (``--tree``, standard input, tests)."""
+    _refuse_undecoded_bytes(text, name)
     with paused_gc():
         tick("parse")
         if fmt == "json" or (fmt is None and not _may_alias(text, fmt)):
@@ -230,6 +231,22 @@ def parse_tree(
         del document  # the builder frees what it has read (peak memory of big files)
         return build_tree(holder, Source(name, locator), max_nodes=max_nodes, may_alias=_may_alias(text, fmt),
                           reparse=lambda: read_document(text, name, fmt)[0])
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _refuse_undecoded_bytes(text: str, name: str) -> None:
+    """Standard input and ``--tree`` reach us decoded with ``surrogateescape``:
+    a byte that is not UTF-8 is a lone surrogate, which no parser can take.
+    Refused as a file's bad byte is (:func:`load_tree`), with its position."""
+    found = None if text.isascii() else _SURROGATE.search(text)
+    if found is None:
+        return
+    index = found.start()
+    offset = len(text[:index].encode("utf-8", "surrogateescape"))
+    raise TreeFormatError(f"not UTF-8 text (byte {offset})", file=name,
+                          line=text.count("\n", 0, index) + 1, column=index - text.rfind("\n", 0, index))
 
 
 _ANCHOR = re.compile(r"&[^\s\[\]{},]")
