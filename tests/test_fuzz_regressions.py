@@ -63,3 +63,14 @@ def test_invalid_utf8_on_stdin_or_tree_option(raw: bytes) -> None:
     bad = next(index for index, byte in enumerate(raw) if byte >= 0x80)
     assert error.message == f"not UTF-8 text (byte {bad})"
     assert error.line == raw.count(b"\n", 0, bad) + 1
+
+
+@pytest.mark.parametrize("text", ["[3, [1, 2]]", "root:\n  children: [3, [1, 2]]\n"])
+def test_byte_order_mark_on_stdin(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file with a BOM loads (utf-8-sig); the same bytes on standard input were 'expected a tree'."""
+    import io
+
+    from gametree_cli import load_tree, solve
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("\ufeff" + text))
+    assert solve(load_tree("-"), "minimax").value == 3

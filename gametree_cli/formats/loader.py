@@ -282,7 +282,7 @@ def load_tree(
     """
     name = os.fspath(path)
     if name == "-":
-        text = sys.stdin.read()
+        text = sys.stdin.read().removeprefix("\ufeff")  # a byte-order mark, as files may start with (utf-8-sig)
         return parse_tree(text, name="<stdin>", fmt=fmt, max_nodes=max_nodes)
     fmt = fmt or format_for(name)
     file = Path(name)
