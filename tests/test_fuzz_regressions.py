@@ -74,3 +74,100 @@ def test_byte_order_mark_on_stdin(text: str, monkeypatch: pytest.MonkeyPatch) ->
 
     monkeypatch.setattr("sys.stdin", io.StringIO("\ufeff" + text))
     assert solve(load_tree("-"), "minimax").value == 3
+
+
+# -- damaged .gtb files (the reader trusted everything behind a valid structure) ----
+
+
+def _gtb_with(tree_text: str, change) -> bytes:  # type: ignore[no-untyped-def]
+    """The .gtb bytes of a tree, with ``change(header)`` applied to its JSON header (arrays kept)."""
+    import json
+    import struct
+
+    from gametree_cli.formats.binary import MAGIC, encode_binary
+
+    data = encode_binary(parse_tree(tree_text))
+    start = len(MAGIC) + 8
+    (length,) = struct.unpack_from("<Q", data, len(MAGIC))
+    header = json.loads(data[start:start + length])
+    change(header)
+    text = json.dumps(header).encode()
+    return data[:len(MAGIC)] + struct.pack("<Q", len(text)) + text + data[start + length:]
+
+
+def _set(path: str, value: object):  # type: ignore[no-untyped-def]
+    def change(header: dict) -> None:
+        *parents, last = path.split(".")
+        for key in parents:
+            header = header[key]
+        header[last] = value
+    return change
+
+
+_NPLAYER = "players: [A, B, C]\nroot:\n  eval: [1, 1, 1]\n  children: [[1, 2, 3], {random: 0.5, children: [[3, 2, 1], [0, 0, 0]]}]\n"
+_CHANCE = "bounds: [0, 9]\nroot:\n  children: [{type: chance, children: [{p: 1/4, value: 1}, {p: 3/4, value: 9}]}, 5]\n"
+_DECIMAL_P = "root:\n  children: [{type: chance, children: [{p: 0.25, value: 1}, {p: 0.75, value: 9}]}, 5]\n"
+_NAMED = "root:\n  id: A\n  children: [{id: B, move: b, children: [1, 2]}, 3]\n"
+
+
+@pytest.mark.parametrize("tree_text, change, says", [
+    (_NAMED, _set("arrays", "x"), "array directory"),                          # AttributeError: 'str' has no .get
+    (_NAMED, _set("arrays.count.dtype", "(9999999999999999999999)i1"), "element type"),  # SyntaxError from numpy
+    (_NAMED, _set("arrays.move_nodes.dtype", "<c16"), "element type"),         # complex node numbers: sorted() TypeError
+    (_NAMED, _set("arrays.kind.dtype", "<i8"), "element type"),
+    (_NAMED, _set("title", 7), "title"),                                       # rich: int has no .translate
+    (_NAMED, _set("players", ["A", "B", "C"]), "max/min node"),                # a 3-player tree of numbers: maxn crashed
+    (_NAMED, _set("vector_payoffs", True), "max/min node"),
+    (_NAMED, _set("id_labels", ["A", ""]), "ids"),                             # YAML written back was unreadable
+    (_NAMED, _set("id_labels", ["A", "A"]), "ids"),
+    (_NAMED, _set("id_labels", ["A", "A.2"]), "default id"),
+    (_NPLAYER, _set("values_json", [7, [3, 2, 1], [0, 0, 0]]), "list of 3 numbers"),
+    (_NPLAYER, _set("values_json", [[1, 2], [3, 2, 1], [0, 0, 0]]), "has 2 numbers"),
+    (_NPLAYER, _set("evals", [[0, 7]]), "eval must be a list"),                # answer key could not be read back
+    (_NPLAYER, _set("evals", [[1, [1, 1, 1]]]), "eval on a leaf"),
+    (_NPLAYER, _set("extra", [[2, 5]]), "opponent model"),                     # AttributeError: int has no .items
+    (_NPLAYER, _set("extra", [[2, {"random": {"number": 2}}]]), "between 0 and 1"),
+    (_CHANCE, _set("prob_denominator", "3"), "do not sum to 1"),
+    (_CHANCE, lambda header: header.pop("prob_denominator") and header["arrays"].pop("prob"), "without probabilities"),
+    (_CHANCE, _set("bounds", [0, 4]), "outside the declared bounds"),
+    (_CHANCE, _set("bounds", [9, 0]), "lowest value is not below"),
+    (_DECIMAL_P, _set("prob_json", [None, None, None, 0.5, 0.75]), "sum to 1.25"),
+])
+def test_damaged_gtb_header_is_a_clean_error(tmp_path, tree_text: str, change, says: str) -> None:  # type: ignore[no-untyped-def]
+    from gametree_cli import load_tree
+
+    path = tmp_path / "damaged.gtb"
+    path.write_bytes(_gtb_with(tree_text, change))
+    with pytest.raises(GameTreeError) as caught:
+        load_tree(path)
+    message = str(caught.value)
+    assert "\n" not in message and message.startswith(str(path)) and says in message, message
+
+
+def test_gtb_child_counts_that_loop(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Counts [0, 2, 0] add up to n - 1, but node 1 would be its own child: a search never ended."""
+    import numpy as np
+
+    from gametree_cli import load_tree
+    from gametree_cli.formats.binary import _pack
+
+    kind = np.array([1, 1, 0], dtype=np.uint8)
+    count = np.array([0, 2, 0], dtype=np.int8)
+    kind[0] = 0
+    header = {"version": 1, "nodes": 3, "players": ["MAX", "MIN"], "vector_payoffs": False, "title": None,
+              "sum": None, "bounds": None, "values_json": [1, 2]}
+    path = tmp_path / "loop.gtb"
+    path.write_bytes(_pack(header, {"kind": kind, "count": count}))
+    with pytest.raises(GameTreeError, match="numbered before its parent"):
+        load_tree(path)
+
+
+@pytest.mark.parametrize("text", [_NAMED, _NPLAYER, _CHANCE, _DECIMAL_P, "[[3, 12, 8], [2, 4, 6]]"])
+def test_undamaged_gtb_still_reads(tmp_path, text: str) -> None:  # type: ignore[no-untyped-def]
+    from gametree_cli import load_tree
+    from gametree_cli.formats.binary import encode_binary
+    from gametree_cli.formats.document_writer import json_text
+
+    path = tmp_path / "good.gtb"
+    path.write_bytes(encode_binary(parse_tree(text)))
+    assert json_text(load_tree(path)) == json_text(parse_tree(text))

@@ -41,6 +41,7 @@ from ..model import CHANCE, LEAF, PLAYER, Source, Tree
 from ..numbers import Number, Value, number_to_json, parse_number
 from ..numeric import LazyValues, Numeric, _exact_probabilities, int64_view, numeric_values
 from ..progress import tick
+from .binary_checks import array_dtype, check_header, check_numeric_values, check_probability_sums, check_shape, check_tree
 from .loader import register_format, write_atomically
 
 __all__ = ["MAGIC", "write_binary", "read_binary", "encode_binary"]
@@ -58,12 +59,6 @@ def _json_value(value: Value) -> Any:
     if isinstance(value, tuple):
         return [number_to_json(part) for part in value]
     return number_to_json(value)
-
-
-def _plain_value(raw: Any) -> Value:
-    if isinstance(raw, list):
-        return tuple(parse_number(part) for part in raw)
-    return parse_number(raw)
 
 
 def encode_binary(tree: Tree) -> bytes:
@@ -118,12 +113,6 @@ def _tagged(item: object) -> Any:
     if isinstance(item, (int, float)) and not isinstance(item, bool) or type(item).__name__ == "Fraction":
         return {"number": number_to_json(item)}  # type: ignore[arg-type]
     return {"json": item}
-
-
-def _untagged(item: dict[str, Any]) -> object:
-    if "number" in item:
-        return parse_number(item["number"])
-    return item.get("json")
 
 
 def _narrow(data: np.ndarray) -> np.ndarray:
@@ -201,18 +190,20 @@ def _decode(data: bytes, name: str) -> Tree:
     (length,) = struct.unpack_from("<Q", data, len(MAGIC))
     body = len(MAGIC) + 8 + length
     header = json.loads(data[len(MAGIC) + 8 : body].decode("utf-8"))
-    if header.get("version") != VERSION:
-        raise TreeFormatError(f"unsupported .gtb version {header.get('version')!r} (this gametree reads {VERSION})", file=name)
-    n = int(header["nodes"])
+    if not isinstance(header, dict) or header.get("version") != VERSION:
+        version = header.get("version") if isinstance(header, dict) else None
+        raise TreeFormatError(f"unsupported .gtb version {version!r} (this gametree reads {VERSION})", file=name)
+    check_header(header, damaged)
+    n = header["nodes"]
     buffer = memoryview(data)
 
     def load(key: str) -> np.ndarray | None:
         entry = header["arrays"].get(key)
         if entry is None:
             return None
-        dtype = np.dtype(entry["dtype"])
-        begin = body + int(entry["offset"])
-        end = begin + int(entry["length"]) * dtype.itemsize
+        dtype = array_dtype(key, entry, damaged)
+        begin = body + entry["offset"]
+        end = begin + entry["length"] * dtype.itemsize
         if begin < body or end > len(data):
             raise damaged(f"array {key} lies outside the file")
         return np.frombuffer(buffer[begin:end], dtype=dtype)
@@ -223,31 +214,37 @@ def _decode(data: bytes, name: str) -> Tree:
         raise damaged("node arrays missing or of the wrong size")
     count = count_raw.astype(np.int64)
     inner = count > 0
-    if (count < 0).any() or int(count.sum()) != n - 1:
+    if (count < 0).any() or (count >= n).any() or int(count.sum()) != n - 1:
         raise damaged("child counts do not add up to the number of nodes")
     if (kind > PLAYER).any() or ((kind == LEAF) == inner).any():
         raise damaged("node kinds do not match the child counts")
     first = np.zeros(n, dtype=np.int64)
     first[inner] = (np.cumsum(count) - count + 1)[inner]
     player_raw = load("player")
-    player = player_raw.astype(np.int16) if player_raw is not None else _PLAYER_OF_KIND[kind]
-    players = tuple(str(player_name) for player_name in header["players"])
-    if player_raw is not None and ((player < -1) | (player >= len(players))).any():
-        raise damaged("a player number is out of range")
+    player = player_raw.astype(np.int64) if player_raw is not None else _PLAYER_OF_KIND[kind].astype(np.int64)
+    players = tuple(header["players"])
+    vector = bool(header.get("vector_payoffs", False)) or len(players) > 2
+    check_shape(kind, count, player, len(players), vector, damaged)
+    total = None if header.get("sum") is None else parse_number(header["sum"])
+    bounds = None if header.get("bounds") is None else (parse_number(header["bounds"][0]), parse_number(header["bounds"][1]))
+    if bounds is not None and not bounds[0] < bounds[1]:
+        raise damaged("bounds: the lowest value is not below the highest")
 
     leaves = ~inner
     n_leaves = int(leaves.sum())
     numeric = None
     values: list[Value | None] | LazyValues
     stored = load("value")
+    raw_values = None
     if stored is not None:
-        if len(stored) != n_leaves:
+        if len(stored) != n_leaves or vector:
             raise damaged("leaf values of the wrong size")
         full = np.zeros(n, dtype=np.int64 if stored.dtype.kind == "i" else np.float64)
         full[leaves] = stored
         denominator = int(header.get("denominator", "1"))
         if denominator < 1:
             raise damaged("the value denominator is not positive")
+        check_numeric_values(full, leaves, denominator, bounds, damaged)
         values = LazyValues(full, denominator if full.dtype.kind == "i" else 1, leaves)
         numeric = (full, denominator)
     else:
@@ -256,7 +253,7 @@ def _decode(data: bytes, name: str) -> Tree:
             raise damaged("leaf values of the wrong size")
         values = [None] * n
         for node, raw in zip(np.flatnonzero(leaves).tolist(), raw_values):
-            values[node] = _plain_value(raw)
+            values[node] = raw  # converted by check_tree, with the builder's rules
 
     prob: list[Number | None] | None = None
     prob_array = load("prob")
@@ -265,9 +262,12 @@ def _decode(data: bytes, name: str) -> Tree:
         if len(prob_array) != n:
             raise damaged("probabilities of the wrong size")
         prob_denominator = int(header["prob_denominator"])
+        if prob_denominator < 1:
+            raise damaged("the probability denominator is not positive")
         prob_numeric = (prob_array.astype(np.int64), prob_denominator)
         under_chance = np.zeros(n, dtype=bool)
         chance = np.flatnonzero(kind == CHANCE)
+        check_probability_sums(prob_array, prob_denominator, chance, first, count, damaged)
         sizes = count[chance]
         within = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
         under_chance[np.repeat(first[chance], sizes) + within] = True
@@ -280,10 +280,7 @@ def _decode(data: bytes, name: str) -> Tree:
         chance_children = np.flatnonzero(under_chance)
         for node, numerator in zip(chance_children.tolist(), prob_array[chance_children].tolist()):
             prob[node] = shares[numerator]
-    elif "prob_json" in header:
-        prob = [None if raw is None else parse_number(raw) for raw in header["prob_json"]]
-        if len(prob) != n:
-            raise damaged("probabilities of the wrong size")
+    raw_probabilities = header.get("prob_json") if prob_array is None else None  # converted by check_tree
 
     labels: dict[str, dict[int, str]] = {}
     for key in ("move", "id"):
@@ -293,29 +290,24 @@ def _decode(data: bytes, name: str) -> Tree:
         if nodes is not None:
             if names is None or len(names) != len(nodes) or ((nodes < 0) | (nodes >= n)).any():
                 raise damaged(f"{key} labels do not match their nodes")
-            labels[key] = dict(zip(nodes.tolist(), (str(label) for label in names)))
-    evals = {int(node): _plain_value(raw) for node, raw in header.get("evals", [])}
-    extra = {int(node): {str(key): _untagged(item) for key, item in facts.items()} for node, facts in header.get("extra", [])}
-    total = header.get("sum")
-    bounds = header.get("bounds")
+            labels[key] = dict(zip(nodes.tolist(), names if key == "id" else (str(label) for label in names)))
     tree = Tree(
         kind=bytearray(kind.tobytes()),
         first=array("q", first.tobytes()),
         count=array("q", count.tobytes()),
         value=values,  # type: ignore[arg-type]
         player=array("h", player.astype(np.int16).tobytes()),
-        prob=prob,
-        evals=evals,
+        prob=[None] * n if raw_probabilities is not None else prob,
         explicit_ids=labels["id"],
         moves=labels["move"],
-        extra=extra,
         players=players,
         vector_payoffs=bool(header.get("vector_payoffs", False)),
-        total=None if total is None else parse_number(total),
-        bounds=None if bounds is None else (parse_number(bounds[0]), parse_number(bounds[1])),
+        total=total,
+        bounds=bounds,
         title=header.get("title"),
         source=Source(name),
     )
+    check_tree(tree, raw_values, raw_probabilities, header.get("evals", []), header.get("extra", []), damaged)
     if numeric is not None:
         probs = None if prob_numeric is None else prob_numeric[0]
         tree._numeric = Numeric(numeric[0], numeric[1] if numeric[0].dtype.kind == "i" else 1, probs,
