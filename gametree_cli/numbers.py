@@ -91,7 +91,10 @@ def parse_number(raw: object) -> Number:
         if _INTEGER.match(raw):
             return int(raw)
         if _DECIMAL.match(raw):
-            return float(raw)
+            number = float(raw)
+            if not math.isfinite(number):  # "1e400" overflows to inf
+                raise ValueError(f"{_show(raw)} is not a finite number (too large for a decimal)")
+            return number
         lowered = raw.strip().lower()
         if lowered in {"inf", "+inf", "-inf", "infinity", "-infinity", "nan", ".inf", "-.inf", ".nan"}:
             raise ValueError(f"{_show(raw)} is not a finite number")

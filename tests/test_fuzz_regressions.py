@@ -171,3 +171,12 @@ def test_undamaged_gtb_still_reads(tmp_path, text: str) -> None:  # type: ignore
     path = tmp_path / "good.gtb"
     path.write_bytes(encode_binary(parse_tree(text)))
     assert json_text(load_tree(path)) == json_text(parse_tree(text))
+
+
+@pytest.mark.parametrize("text", ["root: {children: [-1e400, 9]}", '{"root": {"children": ["1e309", 9]}}',
+                                  "root: {type: chance, children: [{p: 1e400, value: 1}]}"])
+def test_decimal_that_overflows_to_infinity(text: str) -> None:
+    """PyYAML reads 1e400 (no dot) as the text '1e400', which parse_number turned into inf: the
+    tree solved with an infinite leaf, and the answer key written from it did not read back."""
+    error = assert_one_line_error(text)
+    assert "not a finite number" in error.message
