@@ -180,3 +180,10 @@ def test_decimal_that_overflows_to_infinity(text: str) -> None:
     tree solved with an infinite leaf, and the answer key written from it did not read back."""
     error = assert_one_line_error(text)
     assert "not a finite number" in error.message
+
+
+@pytest.mark.parametrize("tagged", ["!!timestamp 2001-12-14 x", "!!bool x", '!!int ""', '!!float ""'])
+def test_yaml_value_that_does_not_fit_its_tag(tagged: str) -> None:
+    """PyYAML's constructors raised AttributeError / KeyError / IndexError on these: a traceback."""
+    error = assert_one_line_error(f"root:\n  children: [1, {tagged}]\n")
+    assert "does not fit its tag" in error.message and (error.line, error.column) == (2, 17)

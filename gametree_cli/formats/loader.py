@@ -113,6 +113,27 @@ class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: 
         return super().construct_mapping(node, deep)
 
 
+class _TagCheckingLoader(_UniqueKeyLoader):
+    """Says where a tagged value is that PyYAML's constructors crash on
+    (``!!timestamp x``, ``!!bool x``, ``!!int ""``). A wrapper per node costs
+    a third more time, so only a load that crashed is repeated with it."""
+
+    def construct_object(self, node: Any, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep)
+        except (AttributeError, KeyError, IndexError, TypeError):
+            raise yaml.constructor.ConstructorError(
+                None, None, f"the value {node.value!r} does not fit its tag {node.tag}", node.start_mark) from None
+
+
+def _load_yaml(text: str) -> Any:
+    """PyYAML's document for ``text``; a crashing tagged value becomes a located ConstructorError."""
+    try:
+        return yaml.load(text, _UniqueKeyLoader)
+    except (AttributeError, KeyError, IndexError, TypeError):
+        return yaml.load(text, _TagCheckingLoader)
+
+
 #: Deepest YAML nesting read (mappings and lists; a tree level written as
 #: ``{children: [...]}`` is two). libyaml's time grows with the square of the
 #: depth (5,000: 0.5 s; 20,000: 7 s); deeper trees belong in JSON.
@@ -150,9 +171,8 @@ def _read_yaml(text: str, name: str) -> tuple[Any, Locator | None]:
     if parsed and document is not None:
         return document, yaml_locator(text)
     _check_yaml_depth(text, name)
-    loader = _UniqueKeyLoader
     try:
-        document = deep_call(yaml.load, text, loader)
+        document = deep_call(_load_yaml, text)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or "invalid YAML"
