@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal
 from fractions import Fraction
 from typing import Union
 
@@ -23,6 +24,7 @@ __all__ = [
     "parse_number",
     "normalize",
     "format_number",
+    "integer_text",
     "format_value",
     "number_to_json",
     "value_to_json",
@@ -125,10 +127,35 @@ def is_exact(number: Number) -> bool:
     return not isinstance(number, float)
 
 
+#: integers of at most this many bits have at most MAX_DIGITS digits (a cheap first test)
+_TEXT_BITS = int(MAX_DIGITS / math.log10(2))
+
+
+def _printable(number: int) -> bool:
+    """Python turns ``number`` into text: it has at most MAX_DIGITS (4300) digits."""
+    return number.bit_length() <= _TEXT_BITS or -INTEGER_BOUND < number < INTEGER_BOUND
+
+
+def integer_text(number: int) -> str:
+    """An integer's decimal digits, however many.
+
+    Python refuses to turn an int of more than 4300 digits into text (a guard
+    for parsing); exact arithmetic can compute one from shorter inputs (five
+    sevenths of a 4300-digit leaf), so those go through ``Decimal``, exact.
+    """
+    try:
+        return int.__repr__(number)
+    except ValueError:
+        return format(Decimal(number), "f")
+
+
 def format_number(number: Number | None) -> str:
     """Human form: ``3``, ``7/3``, ``0.25``, ``inf``, ``-inf``."""
     if number.__class__ is int:  # the common case first (isinstance on Fraction is an ABC check)
-        return int.__repr__(number)
+        try:
+            return int.__repr__(number)
+        except ValueError:  # over 4300 digits
+            return integer_text(number)
     if number is None:
         return "?"
     if isinstance(number, float):
@@ -139,15 +166,18 @@ def format_number(number: Number | None) -> str:
         return repr(number)
     if isinstance(number, Fraction):
         if number.denominator == 1:
-            return str(number.numerator)
-        return f"{number.numerator}/{number.denominator}"
-    return str(number)
+            return integer_text(number.numerator)
+        return f"{integer_text(number.numerator)}/{integer_text(number.denominator)}"
+    return integer_text(number) if isinstance(number, int) else str(number)
 
 
 def format_value(value: Value | None) -> str:
     """Human form of a number or a payoff vector: ``(1, 2, 6)``."""
     if value.__class__ is int:  # the common case first
-        return int.__repr__(value)
+        try:
+            return int.__repr__(value)
+        except ValueError:  # over 4300 digits
+            return integer_text(value)
     if isinstance(value, tuple):
         return "(" + ", ".join(format_number(part) for part in value) + ")"
     return format_number(value)
@@ -155,11 +185,15 @@ def format_value(value: Value | None) -> str:
 
 def number_to_json(number: Number) -> int | float | str:
     """JSON form: ints and floats as numbers, non-integer fractions as ``"a/b"``,
-    infinities as ``"inf"`` / ``"-inf"`` (contract section 3)."""
+    infinities as ``"inf"`` / ``"-inf"`` (contract section 3). An integer too
+    long for Python's JSON writer (over 4300 digits, only ever computed) is a
+    string of its digits, as a fraction is."""
+    if number.__class__ is int:
+        return number if _printable(number) else integer_text(number)
     if isinstance(number, Fraction):
         if number.denominator == 1:
-            return number.numerator
-        return f"{number.numerator}/{number.denominator}"
+            return number_to_json(number.numerator)
+        return f"{integer_text(number.numerator)}/{integer_text(number.denominator)}"
     if isinstance(number, float) and math.isinf(number):
         return "inf" if number > 0 else "-inf"
     return number

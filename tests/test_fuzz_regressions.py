@@ -187,3 +187,41 @@ def test_yaml_value_that_does_not_fit_its_tag(tagged: str) -> None:
     """PyYAML's constructors raised AttributeError / KeyError / IndexError on these: a traceback."""
     error = assert_one_line_error(f"root:\n  children: [1, {tagged}]\n")
     assert "does not fit its tag" in error.message and (error.line, error.column) == (2, 17)
+
+
+def test_computed_value_longer_than_python_prints() -> None:
+    """5/7 of a 4300-digit leaf has a 4301-digit numerator: every view crashed turning it into text
+    (Python refuses int -> str past 4300 digits). Exact text through Decimal; JSON as a string."""
+    import json
+    from io import StringIO
+
+    from rich.console import Console
+
+    from gametree_cli import result_document, solve
+    from gametree_cli.views.annotated import render_result
+    from gametree_cli.views.latex import render_latex
+    from gametree_cli.views.result_stream import write_record
+
+    big = "9" * 4300
+    tree = parse_tree(f"root:\n  type: chance\n  children: [{{p: 5/7, value: {big}}}, {{p: 2/7, value: 0}}]\n")
+    record = solve(tree, "expectiminimax")
+    console = Console(file=StringIO(), width=100)
+    console.print(render_result(record))
+    assert "/7" in console.file.getvalue()
+    stream = StringIO()
+    write_record(record, stream)
+    value = json.loads(stream.getvalue())["value"]
+    assert value == json.loads(json.dumps(result_document(record)["value"]))
+    assert value == "4" + "9" * 4299 + "5/7"  # 5 * (10**4300 - 1) / 7
+    assert r"\tfrac" in render_latex(record)
+
+
+def test_integer_longer_than_python_prints() -> None:
+    """A computed integer (a Star1 window, a shallow bound) may pass 4300 digits too: exact digits, a JSON string."""
+    from gametree_cli.numbers import format_number, number_to_json
+    from gametree_cli.views.node_bodies import number_text
+
+    huge = 7 * 10**4300
+    assert format_number(huge) == format_number(-huge)[1:] == "7" + "0" * 4300
+    assert number_to_json(huge) == "7" + "0" * 4300 and number_to_json(10**4300 - 1) == 10**4300 - 1
+    assert number_text(huge) == '"7' + "0" * 4300 + '"'

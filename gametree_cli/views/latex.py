@@ -19,7 +19,7 @@ import math
 import re
 
 from ..model import CHANCE, LEAF, MAX, MIN, PLAYER
-from ..numbers import Number, Value
+from ..numbers import Number, Value, format_number, integer_text
 from ..record import Cut, SearchRecord
 from .annotated import summary_line
 from .picture import Drawn, picture_nodes
@@ -104,10 +104,8 @@ def _number(number: Number) -> str:
 
     if isinstance(number, Fraction) and number.denominator != 1:
         sign = "-" if number < 0 else ""
-        return rf"{sign}\tfrac{{{abs(number.numerator)}}}{{{number.denominator}}}"
-    if isinstance(number, Fraction):
-        return str(number.numerator)
-    return repr(number) if isinstance(number, float) else str(number)
+        return rf"{sign}\tfrac{{{integer_text(abs(number.numerator))}}}{{{integer_text(number.denominator)}}}"
+    return format_number(number)
 
 
 def _value(value: Value) -> str:

@@ -167,7 +167,10 @@ def number_text(number: Any) -> str:
     """A number as ``json.dumps`` writes its JSON form (fractions as "a/b", infinities as "inf")."""
     kind = type(number)
     if kind is int:
-        return int.__repr__(number)
+        try:
+            return int.__repr__(number)
+        except ValueError:  # over 4300 digits: number_to_json's string of digits
+            return encode_basestring(number_to_json(number))
     if kind is float and number - number == 0:  # finite
         return float.__repr__(number)
     if kind is Fraction:
@@ -214,7 +217,7 @@ def _text_codes(items: list[Any], text_of: Any) -> tuple[list[int], list[str]]:
 def value_text(value: Any) -> str:
     """A value (number or payoff vector) as it appears at depth 3 of the indented result."""
     if type(value) is int:
-        return int.__repr__(value)
+        return number_text(value)
     if isinstance(value, tuple):
         return json.dumps([number_to_json(part) for part in value], ensure_ascii=False, indent=1).replace("\n", "\n   ")
     return number_text(value)
