@@ -225,3 +225,15 @@ def test_integer_longer_than_python_prints() -> None:
     assert format_number(huge) == format_number(-huge)[1:] == "7" + "0" * 4300
     assert number_to_json(huge) == "7" + "0" * 4300 and number_to_json(10**4300 - 1) == 10**4300 - 1
     assert number_text(huge) == '"7' + "0" * 4300 + '"'
+
+
+def test_efg_reads_the_long_numbers_its_writer_writes() -> None:
+    """A tree file may hold 4300-digit integers (and fractions of them); the .efg writer wrote them,
+    and the .efg reader refused any number longer than 1000 characters."""
+    from gametree_cli.formats.document_writer import efg_text, json_text
+
+    big = "9" * 4300
+    tree = parse_tree(f'root:\n  type: chance\n  children: [{{p: "1/{big}", value: {big}}}, {{p: "{"9" * 4299 + "8"}/{big}", value: -{big}}}]\n')
+    assert json_text(parse_tree(efg_text(tree), fmt="efg")) == json_text(tree)
+    with pytest.raises(GameTreeError, match="too many digits"):
+        parse_tree(efg_text(tree).replace(big, big + "9", 1), fmt="efg")

@@ -41,6 +41,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..errors import TreeFormatError
+from ..numbers import MAX_DIGITS
 
 __all__ = ["read_efg", "write_efg"]
 
@@ -93,8 +94,7 @@ _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?(?:/\d+)?"
 _NUMBER_TEXT = re.compile(_NUMBER)
 #: Refuse exponents beyond this: 1e-999999999 would take Fraction forever.
 _MAX_EXPONENT = 400
-#: Refuse integers longer than this many digits (Python refuses beyond 4300 anyway).
-_MAX_DIGITS = 1000
+_DIGIT_RUN = re.compile(r"\d+")
 
 
 def _parse_number_text(text: str) -> _Num:
@@ -106,7 +106,7 @@ def _parse_number_text(text: str) -> _Num:
     """
     if not _NUMBER_TEXT.fullmatch(text):
         raise ValueError(f"{text!r} is not a number")
-    if len(text) > _MAX_DIGITS:
+    if max(map(len, _DIGIT_RUN.findall(text))) > MAX_DIGITS:  # as in tree files (the writer writes theirs)
         raise ValueError(f"{text[:20]}... has too many digits")
     mantissa, _, denominator = text.partition("/")
     decimal = "." in mantissa or "e" in mantissa.lower()
