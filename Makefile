@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test bench clean graphviz latex
+.PHONY: install demo test bench fuzz clean graphviz latex
 
 $(STAMP): pyproject.toml setup.py gametree_cli/_abkernel.c gametree_cli/_jsonscan.c gametree_cli/_resulttext.c
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,30 @@ latex:
 # The performance benchmark (several minutes; never part of `make test`): writes bench/results.md.
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# Long fuzzing (never part of `make test`, ~15 min on 2 cores): the property tests of
+# tests/test_fuzz.py with many examples and a fresh seed, the algorithm cross-check on
+# many random trees, then atheris (coverage-guided) for FUZZ_SECONDS. Findings: a failing
+# test with its example, or build/fuzz/crash-* (replay: $(BIN)/python fuzz/atheris_tree.py FILE).
+# See docs/fuzzing.md.
+FUZZ_EXAMPLES    ?= 3000
+FUZZ_SECONDS     ?= 300
+CROSSCHECK_TREES ?= 50000
+FUZZ_STAMP := $(VENV)/.installed-fuzz
+
+$(FUZZ_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[test,fuzz]'
+	touch $(FUZZ_STAMP)
+
+fuzz: $(FUZZ_STAMP)
+	seed=$${GAMETREE_FUZZ_SEED:-$$(date +%s)}; echo "make fuzz: GAMETREE_FUZZ_SEED=$$seed"; \
+	GAMETREE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) GAMETREE_FUZZ_SEED=$$seed GAMETREE_CROSSCHECK_TREES=$(CROSSCHECK_TREES) \
+	  $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_fuzz.py $(wildcard tests/test_crosscheck.py)
+	mkdir -p build/fuzz
+	$(BIN)/python fuzz/atheris_tree.py --prepare build/fuzz
+	$(BIN)/python fuzz/atheris_tree.py build/fuzz/corpus -dict=build/fuzz/tokens.dict \
+	  -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=2048 -max_len=16384 \
+	  -artifact_prefix=build/fuzz/ -print_final_stats=1
 
 clean:
 	rm -rf $(VENV) build *.egg-info
