@@ -61,7 +61,7 @@ def test_invalid_utf8_on_stdin_or_tree_option(raw: bytes) -> None:
     """
     error = assert_one_line_error(raw.decode("utf-8", "surrogateescape"), "<stdin>")
     bad = next(index for index, byte in enumerate(raw) if byte >= 0x80)
-    assert error.message == f"not UTF-8 text (byte {bad})"
+    assert error.message == f"not UTF-8 text (byte 0x{raw[bad]:02x} at offset {bad})"  # as for a file
     assert error.line == raw.count(b"\n", 0, bad) + 1
 
 

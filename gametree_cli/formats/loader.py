@@ -263,10 +263,9 @@ def _refuse_undecoded_bytes(text: str, name: str) -> None:
     found = None if text.isascii() else _SURROGATE.search(text)
     if found is None:
         return
-    index = found.start()
-    offset = len(text[:index].encode("utf-8", "surrogateescape"))
-    raise TreeFormatError(f"not UTF-8 text (byte {offset})", file=name,
-                          line=text.count("\n", 0, index) + 1, column=index - text.rfind("\n", 0, index))
+    data = text.encode("utf-8", "surrogateescape")
+    offset = len(text[:found.start()].encode("utf-8", "surrogateescape"))
+    raise not_utf8(UnicodeDecodeError("utf-8", data, offset, offset + 1, "invalid start byte"), name)
 
 
 _ANCHOR = re.compile(r"&[^\s\[\]{},]")
