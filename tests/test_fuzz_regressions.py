@@ -237,3 +237,14 @@ def test_efg_reads_the_long_numbers_its_writer_writes() -> None:
     assert json_text(parse_tree(efg_text(tree), fmt="efg")) == json_text(tree)
     with pytest.raises(GameTreeError, match="too many digits"):
         parse_tree(efg_text(tree).replace(big, big + "9", 1), fmt="efg")
+
+
+@pytest.mark.parametrize("brk", ["\x85", "\u2028", "\u2029"])
+def test_yaml_11_line_breaks_are_read_as_pyyaml_reads_them(brk: str) -> None:
+    """NEL, LS and PS break lines in YAML 1.1 (PyYAML) but not in 1.2 (yaml_rs): the fast path read
+    'root: [1,<NEL>2]' as a leaf '\\x852' (an error) where PyYAML reads the tree [1, 2]."""
+    from gametree_cli import solve
+
+    assert solve(parse_tree(f"root: [1,{brk}2]"), "minimax").value == 2
+    with pytest.raises(GameTreeError):
+        parse_tree(f"title: a{brk}b\nroot: 1\n")

@@ -33,8 +33,9 @@ _DIGIT = np.zeros(256, dtype=bool)
 _DIGIT[list(b"0123456789")] = True
 #: YAML 1.1 booleans (case-insensitively here; false alarms only cost the slow path)
 _BOOLEAN_WORDS = (b"y", b"n", b"yes", b"no", b"on", b"off")
-#: characters PyYAML's reader refuses (its NON_PRINTABLE; yaml_rs accepts some, e.g. control characters)
-_NON_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+#: characters PyYAML's reader refuses (its NON_PRINTABLE; yaml_rs accepts some, e.g. control characters),
+#: and the line breaks of YAML 1.1 only (NEL, LS, PS), which yaml_rs reads as ordinary characters
+_LEFT_TO_PYYAML = re.compile("[^\x09\x0A\x0D\x20-\x7E\xA0-\u2027\u202A-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
 #: deeper indentation than this goes to PyYAML (the fast parser recurses per level)
 _MAX_INDENT = 256
 
@@ -45,7 +46,7 @@ def plain_enough(text: str) -> bool:
         return False
     if "\n" + " " * _MAX_INDENT in text:
         return False
-    if _NON_PRINTABLE.search(text):  # also lone surrogates, which cannot be encoded below
+    if _LEFT_TO_PYYAML.search(text):  # also lone surrogates, which cannot be encoded below
         return False
     data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
     if not len(data):
