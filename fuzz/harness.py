@@ -75,13 +75,16 @@ class Workspace:
         return path
 
 
-def check_error(error: GameTreeError, file: str | None) -> None:
-    """The contract's error: one line, and (when it concerns a file) starting with that file's name."""
+def check_error(error: GameTreeError, file: str | None, *, located: bool = False) -> None:
+    """The contract's error: one line, starting with the file's name (when it concerns a file),
+    and for a text file ``located``: ``FILE:LINE[:COL]: ...``."""
     text = str(error)
     if "\n" in text or "\r" in text:
         raise FuzzFailure(f"error message is not one line: {text!r}")
     if file is not None and not text.startswith(f"{file}"):
         raise FuzzFailure(f"error message does not name the file {file!r}: {text!r}")
+    if located and error.line is None:
+        raise FuzzFailure(f"error message of a text file without a line: {text!r}")
 
 
 def run_tree_input(data: bytes, extension: str, choices: random.Random, workspace: Workspace) -> str:
@@ -90,12 +93,12 @@ def run_tree_input(data: bytes, extension: str, choices: random.Random, workspac
         try:
             parse_tree(data.decode("utf-8", "surrogateescape"), name="<stdin>")
         except GameTreeError as error:
-            check_error(error, "<stdin>")
+            check_error(error, "<stdin>", located=True)
     path = workspace.tree_file(data, extension)
     try:
         tree = load_tree(path)
     except GameTreeError as error:
-        check_error(error, str(path))
+        check_error(error, str(path), located=extension != ".gtb")
         return "error"
     try:
         exercise_tree(tree, choices, workspace)

@@ -42,9 +42,11 @@ def test_character_yaml_forbids_is_one_located_line(text: str) -> None:
     ("[1, !!float abc]", "could not convert"),
 ])
 def test_unconvertible_yaml_scalar_is_not_called_a_long_integer(text: str, says: str) -> None:
-    """Every ValueError PyYAML raised while constructing was reported as 'an integer is too large'."""
+    """Every ValueError PyYAML raised while constructing was reported as 'an integer is too large'
+    (and, once that was fixed, without a line)."""
     error = assert_one_line_error(text)
     assert says in error.message and "too large" not in error.message
+    assert (error.line, error.column) == (1, 5)
 
 
 def test_long_integer_in_yaml_is_still_reported_as_such() -> None:

@@ -114,23 +114,32 @@ class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: 
 
 
 class _TagCheckingLoader(_UniqueKeyLoader):
-    """Says where a tagged value is that PyYAML's constructors crash on
-    (``!!timestamp x``, ``!!bool x``, ``!!int ""``). A wrapper per node costs
-    a third more time, so only a load that crashed is repeated with it."""
+    """Says where a tagged value is that PyYAML's constructors crash on or
+    cannot convert (``!!timestamp x``, ``!!bool x``, ``!!int ""``, ``!!int
+    1/3``). A wrapper per node costs a third more time, so only a load that
+    raised is repeated with it."""
 
     def construct_object(self, node: Any, deep: bool = False) -> Any:
         try:
             return super().construct_object(node, deep)
-        except (AttributeError, KeyError, IndexError, TypeError):
+        except _CONSTRUCTOR_CRASHES as error:
+            if isinstance(error, ValueError) and "digits" in str(error):
+                raise  # an integer too long: located by too_long_integer
+            why = f" ({error})" if isinstance(error, ValueError) else ""
             raise yaml.constructor.ConstructorError(
-                None, None, f"the value {node.value!r} does not fit its tag {node.tag}", node.start_mark) from None
+                None, None, f"the value {node.value!r} does not fit its tag {node.tag}{why}", node.start_mark) from None
+
+
+_CONSTRUCTOR_CRASHES = (AttributeError, KeyError, IndexError, TypeError, ValueError)
 
 
 def _load_yaml(text: str) -> Any:
-    """PyYAML's document for ``text``; a crashing tagged value becomes a located ConstructorError."""
+    """PyYAML's document for ``text``; a tagged value it cannot construct becomes a located ConstructorError."""
     try:
         return yaml.load(text, _UniqueKeyLoader)
-    except (AttributeError, KeyError, IndexError, TypeError):
+    except _CONSTRUCTOR_CRASHES as error:
+        if isinstance(error, ValueError) and "digits" in str(error):
+            raise
         return yaml.load(text, _TagCheckingLoader)
 
 
