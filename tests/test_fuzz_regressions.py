@@ -250,3 +250,14 @@ def test_yaml_11_line_breaks_are_read_as_pyyaml_reads_them(brk: str) -> None:
     assert solve(parse_tree(f"root: [1,{brk}2]"), "minimax").value == 2
     with pytest.raises(GameTreeError):
         parse_tree(f"title: a{brk}b\nroot: 1\n")
+
+
+@pytest.mark.parametrize("text", ["-7/3", '"-7/3"', "root: {value: 7/3}"])
+def test_compact_form_of_a_one_leaf_fraction_tree_reads_back(text: str) -> None:
+    """The compact writer writes a one-leaf tree whose value is a fraction as the JSON string "-7/3",
+    which the reader refused ('expected a tree ... found the text'): now a number text is a one-leaf tree."""
+    from gametree_cli import solve
+    from gametree_cli.formats.document_writer import compact_text
+
+    tree = parse_tree(text)
+    assert solve(parse_tree(compact_text(tree)), "minimax").value == solve(tree, "minimax").value

@@ -151,8 +151,8 @@ class _Builder:
 
     def _header(self, document: Any) -> Any:
         """Read the top-level keys; return the root node's raw data."""
-        if isinstance(document, list) or _is_scalar_number(document):
-            return document
+        if isinstance(document, list) or _is_scalar_number(document) or _is_number_text(document):
+            return document  # a compact tree, or a one-leaf tree (a number, or "7/3" as the compact writer writes it)
         if document is None:
             raise self.fail_top("empty file: expected a tree (a mapping with 'root', or a nested list)")
         if not isinstance(document, dict):
@@ -538,6 +538,16 @@ def _close(total: Number, target: Number) -> bool:
 
 def _is_scalar_number(raw: Any) -> bool:
     return isinstance(raw, (int, float, Fraction)) and not isinstance(raw, bool)
+
+
+def _is_number_text(raw: Any) -> bool:
+    if not isinstance(raw, str):
+        return False
+    try:
+        parse_number(raw)
+    except ValueError:
+        return False
+    return True
 
 
 def _kind_of(raw: Any) -> str:
