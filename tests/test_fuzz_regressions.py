@@ -261,3 +261,10 @@ def test_compact_form_of_a_one_leaf_fraction_tree_reads_back(text: str) -> None:
 
     tree = parse_tree(text)
     assert solve(parse_tree(compact_text(tree)), "minimax").value == solve(tree, "minimax").value
+
+
+def test_long_yaml_integer_with_underscores_is_located() -> None:
+    """YAML 1.1 reads 9..9_000 as one integer: too long, but the locator looked for a plain digit run."""
+    error = assert_one_line_error("root:\n  children: [1, " + "9" * 4000 + "_" + "9" * 400 + "]\n")
+    assert "too large" in error.message and (error.line, error.column) == (2, 17)
+

@@ -21,7 +21,8 @@ __all__ = ["loads_strict", "first_duplicate_key", "too_long_integer", "line_colu
 
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]')
-_LONG_DIGITS = re.compile(r"\d{%d,}" % (MAX_DIGITS + 1))
+#: a run of digits, with the underscores YAML 1.1 allows between them (``1_000``)
+_DIGITS = re.compile(r"\d[\d_]{%d,}" % MAX_DIGITS)
 
 
 class _DuplicateKey(ValueError):
@@ -67,9 +68,9 @@ def loads_strict(text: str, name: str) -> Any:
 
 def too_long_integer(text: str, name: str) -> TreeFormatError:
     """The error for an integer the parser could not convert, at the first over-long digit run."""
-    match = _LONG_DIGITS.search(text)
+    match = next((run for run in _DIGITS.finditer(text) if len(run.group().replace("_", "")) > MAX_DIGITS), None)
     line, column = line_column(text, match.start()) if match else (None, None)
-    what = f"an integer of about {len(match.group())} digits" if match else "an integer"
+    what = f"an integer of about {len(match.group().replace('_', ''))} digits" if match else "an integer"
     return TreeFormatError(f"{what} is too large (at most {MAX_DIGITS} digits)", file=name, line=line, column=column)
 
 
