@@ -268,3 +268,8 @@ def test_long_yaml_integer_with_underscores_is_located() -> None:
     error = assert_one_line_error("root:\n  children: [1, " + "9" * 4000 + "_" + "9" * 400 + "]\n")
     assert "too large" in error.message and (error.line, error.column) == (2, 17)
 
+
+def test_unknown_top_level_key_that_is_not_text_is_located() -> None:
+    """A !!binary key is bytes: its line was not found, so the error had none; line 1, as for whole-file problems."""
+    error = assert_one_line_error("# c\nroot: 1\n!!binary aGVsbG8=: 2\n")
+    assert "unknown top-level key" in error.message and error.line == 1

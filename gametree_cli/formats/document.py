@@ -145,6 +145,8 @@ class _Builder:
                 line, column = self.source.locate(("key", key))  # type: ignore[arg-type]
             except (LookupError, TypeError, ValueError, AttributeError):
                 pass
+            if line is None:  # a key the text does not spell as read (!!binary): the whole file's line 1
+                line, column = 1, None
         return TreeFormatError(message, file=self.source.name if self.source else None, line=line, column=column)
 
     # -- header --------------------------------------------------------------
