@@ -273,3 +273,11 @@ def test_unknown_top_level_key_that_is_not_text_is_located() -> None:
     """A !!binary key is bytes: its line was not found, so the error had none; line 1, as for whole-file problems."""
     error = assert_one_line_error("# c\nroot: 1\n!!binary aGVsbG8=: 2\n")
     assert "unknown top-level key" in error.message and error.line == 1
+
+
+@pytest.mark.parametrize("text", ["root: [1, !!map -3]", "root: [1, !!map [2]]", "root: !!map x"])
+def test_map_tag_on_a_scalar_or_list(text: str) -> None:
+    """The duplicate-key check iterated a scalar's text as if it were (key, value) pairs: a ValueError
+    reported as 'a value that cannot be converted: not enough values to unpack', without a line."""
+    error = assert_one_line_error(text)
+    assert "expected a mapping node" in error.message and error.line == 1

@@ -101,7 +101,7 @@ class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: 
 
     def construct_mapping(self, node: Any, deep: bool = False) -> Any:
         seen: dict[str, int] = {}
-        for key_node, _ in node.value:
+        for key_node, _ in node.value if isinstance(node, yaml.MappingNode) else ():  # !!map on a scalar: PyYAML says
             if isinstance(key_node, yaml.ScalarNode) and key_node.value != "<<":
                 if key_node.value in seen:
                     raise yaml.constructor.ConstructorError(
