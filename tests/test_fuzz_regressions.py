@@ -281,3 +281,13 @@ def test_map_tag_on_a_scalar_or_list(text: str) -> None:
     reported as 'a value that cannot be converted: not enough values to unpack', without a line."""
     error = assert_one_line_error(text)
     assert "expected a mapping node" in error.message and error.line == 1
+
+
+def test_star1_with_bounds_beyond_a_float() -> None:
+    """Star1's open window (alpha = -inf) met the bound U = 10^4300 - 1 in arithmetic: Python
+    converted the int to a float and raised OverflowError. An infinite side stays infinite."""
+    from gametree_cli import solve
+
+    big = "9" * 4300
+    tree = parse_tree(f"bounds: [0, {big}]\nroot:\n  children:\n    - {{type: chance, children: [9, 0]}}\n    - 3\n")
+    assert str(solve(tree, "star1").value) == str(solve(tree, "expectiminimax").value) == "9/2"

@@ -406,7 +406,7 @@ def star1(
                     start = first[node]
                     scale, weights = chance_weights(prob[start : start + n_children])  # type: ignore[index]
                     stack.append([node, depth, alpha, beta, None, 0, _CHANCE_NODE, 0, _suffix_sums(weights), [],
-                                  scale, weights, alpha * scale, beta * scale])
+                                  scale, weights, _times(alpha, scale), _times(beta, scale)])
                 elif node in shares:
                     stack.append([node, depth, alpha, beta, None, 0, _MODEL_NODE, 0, None, []])
                 elif node_kind == MAX:
@@ -540,9 +540,23 @@ def _chance_window(frame: list, position: int, low: Number, high: Number) -> tup
         return low, high
     done = frame[_SUM]
     rest = frame[_REST][position + 1]
-    alpha = _divide(frame[_ALPHA_S] - done - high * rest, weight)
-    beta = _divide(frame[_BETA_S] - done - low * rest, weight)
+    alpha, beta = frame[_ALPHA_S], frame[_BETA_S]
+    if not _infinite(alpha):
+        alpha = _divide(alpha - done - high * rest, weight)
+    if not _infinite(beta):
+        beta = _divide(beta - done - low * rest, weight)
     return (alpha if alpha > low else low), (beta if beta < high else high)
+
+
+def _infinite(bound: Number) -> bool:
+    """An open window's side (alpha = -inf, beta = inf): it stays infinite, and must not
+    meet an integer beyond a float's range in arithmetic (Python raises OverflowError)."""
+    return bound.__class__ is float and (bound == INF or bound == NEG_INF)
+
+
+def _times(bound: Number, scale: int) -> Number:
+    """``bound * scale``; an infinite bound stays itself (the scale may exceed a float's range)."""
+    return bound if _infinite(bound) else bound * scale
 
 
 # -- fit, options and registration helpers ------------------------------------------------
