@@ -291,3 +291,16 @@ def test_star1_with_bounds_beyond_a_float() -> None:
     big = "9" * 4300
     tree = parse_tree(f"bounds: [0, {big}]\nroot:\n  children:\n    - {{type: chance, children: [9, 0]}}\n    - 3\n")
     assert str(solve(tree, "star1").value) == str(solve(tree, "expectiminimax").value) == "9/2"
+
+
+def test_decimals_meeting_a_huge_exact_probability() -> None:
+    """Star1 weights a chance node's children by integer numerators over the common denominator;
+    with a 400-digit denominator and decimal leaves, int * float raised OverflowError."""
+    big = "9" * 400
+    tree = parse_tree(f'bounds: [0, 10]\nroot:\n  children:\n    - type: chance\n      children: '
+                      f'[{{p: "1/{big}", value: 0.5}}, {{p: "{"9" * 399}8/{big}", value: 1}}]\n    - 3\n')
+    from gametree_cli import solve
+
+    assert solve(tree, "expectiminimax").value == 3  # the exact sum over Decimals copes
+    with pytest.raises(GameTreeError, match="beyond a decimal's range"):
+        solve(tree, "star1")

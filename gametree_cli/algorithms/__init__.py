@@ -153,7 +153,13 @@ def solve(
     if options.depth is not None:
         check_depth_limit(tree, options.depth)
     tick("solve")
-    return chosen.run(tree, options, observer)
+    try:
+        return chosen.run(tree, options, observer)
+    except OverflowError:  # a decimal (float) met an exact number beyond a float's range
+        raise AlgorithmError(
+            f"{chosen.name}: a number beyond a decimal's range (about 1e308) arose where decimals meet "
+            "integers or fractions of hundreds of digits; write those as decimals, or the decimals as fractions",
+            file=tree.source.name if tree.source else None) from None
 
 
 def check_depth_limit(tree: Tree, depth: int) -> None:
