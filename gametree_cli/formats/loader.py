@@ -126,8 +126,9 @@ class _TagCheckingLoader(_UniqueKeyLoader):
             if isinstance(error, ValueError) and "digits" in str(error):
                 raise  # an integer too long: located by too_long_integer
             why = f" ({error})" if isinstance(error, ValueError) else ""
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
             raise yaml.constructor.ConstructorError(
-                None, None, f"the value {node.value!r} does not fit its tag {node.tag}{why}", node.start_mark) from None
+                None, None, f"the value {node.value!r} does not fit its tag {tag}{why}", node.start_mark) from None
 
 
 _CONSTRUCTOR_CRASHES = (AttributeError, KeyError, IndexError, TypeError, ValueError)
