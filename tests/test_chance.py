@@ -296,6 +296,13 @@ def test_decimal_trees_give_the_decimal_answer(document, algorithm) -> None:
             assert math.isclose(value, float(exact[name]), rel_tol=1e-12, abs_tol=1e-12)
 
 
+def test_star1_sums_decimal_values_as_written_like_expectiminimax() -> None:
+    # exact probabilities, decimal values: 1/2*5.1 + 1/2*8.7 is 6.9, not the binary
+    # (5.1 + 8.7) / 2 = 6.8999999999999995 star1 used to report (found by test_crosscheck)
+    tree = parse_tree("{bounds: [0, 10], root: {type: chance, children: [{p: 1/2, value: 5.1}, {p: 1/2, value: 8.7}]}}")
+    assert solve(tree, "star1").value == solve(tree, "expectiminimax").value == 6.9
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents(bounds=True, models=False, max_nodes=60))
 def test_star1_never_evaluates_more_leaves(document) -> None:

@@ -492,9 +492,9 @@ def star1(
                 result = frame[_V]
             elif mode == _CHANCE_NODE:
                 scale = frame[_SCALE]
-                # exact: the scaled sum is the expectation; decimals: summed as expectiminimax sums them
-                result = unscale(frame[_SUM], scale) if scale != 1 or not _has_float(frame[_SEEN]) \
-                    else expected_value(frame[_SEEN])
+                # exact: the scaled sum is the expectation; a decimal among the probabilities
+                # *or the values*: summed as expectiminimax sums them (as written, rounded once)
+                result = expected_value(frame[_SEEN]) if _has_float(frame[_SEEN]) else unscale(frame[_SUM], scale)
                 detail = {"terms": frame[_SEEN]}
             else:
                 children = frame[_SEEN]
