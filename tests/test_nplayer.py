@@ -375,6 +375,15 @@ root:
     assert result_document(record)["nodes"]["1"]["value"] == ["1/3", "10/3", 1]
 
 
+def test_chance_nodes_sum_decimals_as_written():
+    # as a two-player chance node does: 0.1*1 + 0.2*2 + 0.7*3 is 2.6, not the binary
+    # 2.5999999999999996 max-n used to report (found by test_crosscheck)
+    tree = parse_tree("{players: [A, B, C], root: {type: chance, children: "
+                      "[{p: 0.1, value: [1, 0, 0]}, {p: 0.2, value: [2, 0, 0]}, {p: 0.7, value: [3, 0, 0]}]}}")
+    for observer in (None, Recorder()):
+        assert solve(tree, "maxn", observer=observer).value == (2.6, 0, 0)
+
+
 def test_paranoid_best_moves_need_exact_values():
     """A cut returns a bound: C returns 3 after its first leaf but is really worth 1 to P1."""
     tree = parse_tree("""
