@@ -296,6 +296,19 @@ def test_decimal_trees_give_the_decimal_answer(document, algorithm) -> None:
             assert math.isclose(value, float(exact[name]), rel_tol=1e-12, abs_tol=1e-12)
 
 
+def test_star1_bounds_take_decimals_as_written() -> None:
+    # after 0.54*4, the coin is worth at most 2.16 + 0.46*5 = 4.46 <= alpha = 4.46: the
+    # hand calculation cuts. In binary floats 2.16 + 2.3000000000000003 > 4.46 and star1
+    # used to search the second child too (found by test_crosscheck).
+    tree = parse_tree('{"bounds": [0, 5], "root": {"type": "max", "children": [4.46, {"type": "chance", '
+                      '"children": [{"p": 0.54, "value": 4}, {"p": 0.46, "value": 5}]}]}}')
+    record = solve(tree, "star1")
+    assert [tree.node_id(node) for node in record.pruned] == ["2.2"]
+    assert record.cuts[tree.index("2")].reason() == "upper=4.46 <= alpha=4.46"
+    # a window that involves a decimal is reported as one, exactly rounded: (4.46 - 5*0.46) / 0.54 = 4
+    assert record.alpha[tree.index("2.1")] == 4.0 and isinstance(record.alpha[tree.index("2.1")], float)
+
+
 def test_star1_sums_decimal_values_as_written_like_expectiminimax() -> None:
     # exact probabilities, decimal values: 1/2*5.1 + 1/2*8.7 is 6.9, not the binary
     # (5.1 + 8.7) / 2 = 6.8999999999999995 star1 used to report (found by test_crosscheck)

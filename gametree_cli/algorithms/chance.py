@@ -317,7 +317,7 @@ def _expect_walk(tree: Tree, depth_limit: int | None, emit: Observer, averaged_m
 # -- Star1 ------------------------------------------------------------------------
 
 # frame layout of the Star1 stack
-_NODE, _DEPTH, _ALPHA, _BETA, _V, _POS, _MODE, _SUM, _REST, _SEEN, _SCALE, _WEIGHTS, _ALPHA_S, _BETA_S = range(14)
+_NODE, _DEPTH, _ALPHA, _BETA, _V, _POS, _MODE, _SUM, _REST, _SEEN, _SCALE, _WEIGHTS, _ALPHA_S, _BETA_S, _DECIMAL = range(15)
 # what a frame's node does with its children's values
 _MAX_NODE, _MIN_NODE, _CHANCE_NODE, _MODEL_NODE = range(4)
 
@@ -364,6 +364,10 @@ def star1(
         skipped nodes in tree order, ``cuts`` each cut's reason.
     """
     low, high = bounds
+    # the bound arithmetic is exact, decimals taken as written: a cut-off happens
+    # where the hand calculation says, not where binary rounding puts it
+    low_exact, high_exact = _as_written(low), _as_written(high)
+    decimal_bounds = low.__class__ is float or high.__class__ is float
     kind, first, count, prob = tree.kind, tree.first, tree.count, tree.prob
     leaf_value, evals = tree.value, tree.evals
     shares = opponent_models(tree)
@@ -404,9 +408,13 @@ def star1(
                 node_kind = kind[node]
                 if node_kind == CHANCE:
                     start = first[node]
-                    scale, weights = chance_weights(prob[start : start + n_children])  # type: ignore[index]
+                    shares_in = prob[start : start + n_children]  # type: ignore[index]
+                    scale, weights = chance_weights([_as_written(p) for p in shares_in])  # type: ignore[union-attr]
+                    # decimals among the bounds, the probabilities or (later) the values found
+                    # make the node's sums decimals: a cut-off returns a decimal
+                    decimal = decimal_bounds or any(p.__class__ is float for p in shares_in)  # type: ignore[union-attr]
                     stack.append([node, depth, alpha, beta, None, 0, _CHANCE_NODE, 0, _suffix_sums(weights), [],
-                                  scale, weights, alpha * scale, beta * scale])
+                                  scale, weights, _as_written(alpha) * scale, _as_written(beta) * scale, decimal])
                 elif node in shares:
                     stack.append([node, depth, alpha, beta, None, 0, _MODEL_NODE, 0, None, []])
                 elif node_kind == MAX:
@@ -447,16 +455,18 @@ def star1(
             elif mode == _CHANCE_NODE:
                 # all in units of 1/scale: weights and their sums are integers for exact p
                 frame[_SEEN].append((prob[child], result))  # type: ignore[index]
-                total = frame[_SUM] = frame[_SUM] + frame[_WEIGHTS][position] * result
+                if result.__class__ is float:
+                    frame[_DECIMAL] = True
+                total = frame[_SUM] = frame[_SUM] + frame[_WEIGHTS][position] * _as_written(result)
                 rest = frame[_REST][position + 1]
-                upper = total + high * rest
-                lower = total + low * rest
+                upper = total + high_exact * rest
+                lower = total + low_exact * rest
                 a, b = frame[_ALPHA_S], frame[_BETA_S]
                 if upper < a if strict else upper <= a:
-                    upper = unscale(upper, frame[_SCALE])
+                    upper = _reported(unscale(upper, frame[_SCALE]), frame[_DECIMAL])
                     cut = Cut(upper, "<" if strict else "<=", "alpha", frame[_ALPHA], upper, "upper")
                 elif lower > b if strict else lower >= b:
-                    lower = unscale(lower, frame[_SCALE])
+                    lower = _reported(unscale(lower, frame[_SCALE]), frame[_DECIMAL])
                     cut = Cut(lower, ">" if strict else ">=", "beta", frame[_BETA], lower, "lower")
             else:
                 frame[_SEEN].append(result)
@@ -484,7 +494,7 @@ def star1(
                     alpha, beta = low, high
                 else:
                     p_in = prob[node]  # type: ignore[index]
-                    alpha, beta = _chance_window(frame, position, low, high)
+                    alpha, beta = _chance_window(frame, position, low, high, low_exact, high_exact)
                 entering = True
                 continue
             detail = None
@@ -530,19 +540,43 @@ def _has_float(terms: list[tuple[Number, Number]]) -> bool:
     return any(p.__class__ is float or v.__class__ is float for p, v in terms)
 
 
-def _chance_window(frame: list, position: int, low: Number, high: Number) -> tuple[Number, Number]:
+def _chance_window(frame: list, position: int, low: Number, high: Number,
+                   low_exact: Number, high_exact: Number) -> tuple[Number, Number]:
     """The window a chance node gives its child ``position`` (Star1), clipped to ``[L, U]``.
 
-    In units of ``1/scale``: ``A_i = (alpha*scale - done - U*rest) / w_i``.
+    In units of ``1/scale``, exactly: ``A_i = (alpha*scale - done - U*rest) / w_i``;
+    rounded to a decimal (float) when decimals took part (the node's sums, or
+    that side of its own window).
     """
     weight = frame[_WEIGHTS][position]
     if weight == 0:
         return low, high
     done = frame[_SUM]
     rest = frame[_REST][position + 1]
-    alpha = _divide(frame[_ALPHA_S] - done - high * rest, weight)
-    beta = _divide(frame[_BETA_S] - done - low * rest, weight)
-    return (alpha if alpha > low else low), (beta if beta < high else high)
+    alpha = _divide(frame[_ALPHA_S] - done - high_exact * rest, weight)
+    beta = _divide(frame[_BETA_S] - done - low_exact * rest, weight)
+    decimal = frame[_DECIMAL]
+    return ((_reported(alpha, decimal or _is_decimal(frame[_ALPHA])) if alpha > low_exact else low),
+            (_reported(beta, decimal or _is_decimal(frame[_BETA])) if beta < high_exact else high))
+
+
+def _as_written(number: Number) -> Number:
+    """A decimal as the exact fraction it is written as (0.1 is 1/10); other numbers,
+    and the infinite bounds, unchanged."""
+    if number.__class__ is float and number not in (INF, NEG_INF):
+        return Fraction(repr(number))
+    return number
+
+
+def _is_decimal(number: Number) -> bool:
+    return number.__class__ is float and number not in (INF, NEG_INF)
+
+
+def _reported(number: Number, decimal: bool) -> Number:
+    """An exact bound as Star1 reports it: a decimal (float) once decimals took part."""
+    if decimal and number not in (INF, NEG_INF):
+        return float(number)
+    return number
 
 
 # -- fit, options and registration helpers ------------------------------------------------
