@@ -296,6 +296,18 @@ def test_decimal_trees_give_the_decimal_answer(document, algorithm) -> None:
             assert math.isclose(value, float(exact[name]), rel_tol=1e-12, abs_tol=1e-12)
 
 
+@pytest.mark.parametrize("algorithm", ["expectiminimax", "expectimax", "star1"])
+def test_decimal_expectations_over_thirds_are_exact_until_the_last_rounding(algorithm) -> None:
+    # 1/3*5 + 1/3*(-4.0) + 1/3*(-1) is 0; rounding each 1/3 to 100 digits first gave -3e-100,
+    # and so did an opponent model's 1/3*0.3 + 2/3*(-0.15) (found by test_crosscheck)
+    for text in ("{bounds: [-5, 5], root: {type: chance, children: [5, -4.0, -1]}}",
+                 "{bounds: [-5, 5], root: {type: max, random: 2/3, children: [0.3, -0.6]}}"):
+        value = solve(parse_tree(text), algorithm).value
+        assert value == 0 and isinstance(value, float), (text, value)
+    three = parse_tree("{players: [A, B, C], root: {type: chance, children: [[5, 0, 0], [-4.0, 0, 0], [-1, 0, 0]]}}")
+    assert solve(three, "maxn").value == (0, 0, 0)
+
+
 def test_star1_bounds_take_decimals_as_written() -> None:
     # after 0.54*4, the coin is worth at most 2.16 + 0.46*5 = 4.46 <= alpha = 4.46: the
     # hand calculation cuts. In binary floats 2.16 + 2.3000000000000003 > 4.46 and star1

@@ -22,7 +22,7 @@ here, generalised to unequal probabilities).
 
 from __future__ import annotations
 
-from decimal import Context, Decimal
+from decimal import Context, Decimal, Inexact
 from fractions import Fraction
 from math import lcm
 from typing import TYPE_CHECKING, Iterable, Sequence
@@ -98,32 +98,53 @@ def chance_weights(probabilities: Sequence[Number]) -> tuple[int, list[Number]]:
     return scale, [p.numerator * (scale // p.denominator) for p in probabilities]  # type: ignore[union-attr]
 
 
-#: 100 significant digits: sums of products of 17-digit decimals are exact, a
-#: fraction such as a uniform 1/3 is carried far below a float's precision, and
-#: the one rounding that matters is the last one, to a float.
+#: 100 significant digits, and a rounding is an error (Inexact is trapped): the
+#: sums below are exact or not taken in Decimal at all.
+_EXACT = Context(prec=100, traps=[Inexact])
+#: the one division by the common denominator, carried far below a float's precision
 _DECIMALS = Context(prec=100)
 
 
 def _decimal_sum(pairs: list[tuple[Number, Number]]) -> float:
     """``sum(p * v)`` over the decimals the floats print as, rounded once to a float.
 
-    C-implemented ``Decimal`` arithmetic: several times faster than ``Fraction``.
+    Exact until that rounding: every number is a numerator (an integer, or the
+    decimal a float prints as) over an integer denominator (a Fraction's own,
+    else 1), the products are added over their common denominator, and only
+    then divided. A uniform 1/3 of 5, -4.0 and -1 is 0.0, not the -3e-100 that
+    rounding each 1/3 to 100 digits gives. C-implemented ``Decimal`` arithmetic
+    is several times faster than ``Fraction``; when the digits do not fit (huge
+    integers), Fractions do it.
     """
-    add, multiply = _DECIMALS.add, _DECIMALS.multiply
-    total = Decimal(0)
+    common = 1
     for p, v in pairs:
-        total = add(total, multiply(_decimal(p), _decimal(v)))
-    return float(total)
+        common = lcm(common, _denominator(p) * _denominator(v))
+    try:
+        add, multiply = _EXACT.add, _EXACT.multiply
+        total = Decimal(0)
+        for p, v in pairs:
+            term = multiply(_numerator(p), _numerator(v))
+            spread = common // (_denominator(p) * _denominator(v))
+            total = add(total, term if spread == 1 else multiply(term, Decimal(spread)))
+        return float(total if common == 1 else _DECIMALS.divide(total, Decimal(common)))
+    except Inexact:
+        exact = sum((_as_written(p) * _as_written(v) for p, v in pairs), Fraction(0))
+        return float(exact)  # type: ignore[arg-type]
 
 
-def _decimal(number: Number) -> Decimal:
-    """A float as the decimal it prints as (``0.1`` is 1/10, not 0.1000000000000000055...)."""
+def _numerator(number: Number) -> Decimal:
+    """A number's numerator as a Decimal: a float as the decimal it prints as
+    (``0.1`` is 1/10, not 0.1000000000000000055...)."""
     kind = number.__class__
     if kind is float:
         return Decimal(repr(number))
     if kind is Fraction:
-        return _DECIMALS.divide(Decimal(number.numerator), Decimal(number.denominator))  # type: ignore[union-attr]
+        return Decimal(number.numerator)  # type: ignore[union-attr]
     return Decimal(number)  # type: ignore[arg-type]
+
+
+def _denominator(number: Number) -> int:
+    return number.denominator if number.__class__ is Fraction else 1  # type: ignore[union-attr]
 
 
 def uniform_mean(values: Sequence[Number]) -> Number:
@@ -144,9 +165,7 @@ def mix(share: Number, optimal: Number, mean: Number) -> Number:
     if share == 1:
         return mean
     if share.__class__ is float or optimal.__class__ is float or mean.__class__ is float:
-        keep = _DECIMALS.subtract(Decimal(1), _decimal(share))
-        return float(_DECIMALS.add(_DECIMALS.multiply(keep, _decimal(optimal)),
-                                   _DECIMALS.multiply(_decimal(share), _decimal(mean))))
+        return _decimal_sum([(1 - _as_written(share), optimal), (share, mean)])  # type: ignore[operator]
     return normalize((1 - share) * optimal + share * mean)
 
 
