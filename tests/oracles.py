@@ -129,7 +129,8 @@ def read(document: Any) -> Game:
     * an untyped inner node of a two-player tree is the opposite of its
       nearest ``max``/``min`` ancestor (``max`` without one); in an n-player
       tree its player is the one after the nearest decision ancestor's (the
-      first without one);
+      first without one); ``player: 0`` (or the first name) in a two-player
+      tree is ``max``, ``player: 1`` is ``min`` (docs/tree-format.md);
     * a chance node whose children have no ``p`` gives them equal shares.
     """
     if isinstance(document, Game):
@@ -162,6 +163,9 @@ def read(document: Any) -> Game:
         if given == "chance":
             node["type"] = "chance"
             below = above
+        elif not nplayer and raw.get("player") is not None:  # two players: player 0 is max, 1 is min
+            who = raw["player"]
+            node["type"] = below = "max" if (players.index(who) if isinstance(who, str) else who) == 0 else "min"
         elif nplayer:
             node["type"] = "player"
             who = raw.get("player")
@@ -199,9 +203,56 @@ def preorder(node: dict) -> Iterator[dict]:
         yield from preorder(child)
 
 
-def compact(raw: Any) -> Game:
-    """A compact two-player tree (nested lists of numbers): ``read`` under a clearer name."""
-    return read(raw)
+def compact_value(raw: Any, is_max: bool = True) -> Any:
+    """The minimax value of a compact (sub)tree, nested lists of numbers, whose
+    root is ``max`` (or, with ``is_max`` False, ``min``)."""
+    if not isinstance(raw, list):
+        return number(raw)
+    return minimax(read({"root": {"type": "max" if is_max else "min", "children": raw}})).value
+
+
+def best_first(raw: Any, is_max: bool = True) -> Any:
+    """A compact tree with every node's children sorted best first for its mover
+    (stably, by exact minimax value): the order Knuth and Moore's minimal tree needs."""
+    if not isinstance(raw, list):
+        return raw
+    children = [best_first(child, not is_max) for child in raw]
+    worth = [compact_value(child, not is_max) for child in children]
+    order = sorted(range(len(children)), key=lambda position: -worth[position] if is_max else worth[position])
+    return [children[position] for position in order]
+
+
+def to_document(game: Game) -> dict:
+    """A game written back as a tree document, every default spelled out (explicit
+    ids, moves, types, players, probabilities): what gametree should read as ``game``."""
+
+    def write(node: dict) -> dict:
+        out: dict[str, Any] = {"id": node["id"]}
+        if node["move"] != node["id"]:
+            out["move"] = node["move"]
+        if node["p"] is not None:
+            out["p"] = to_json(node["p"])
+        if node["type"] == "leaf":
+            out["value"] = to_json(node["value"])
+            return out
+        if node["type"] == "player":
+            out["player"] = node["player"]
+        else:
+            out["type"] = node["type"]
+        for key in ("eval", "random"):
+            if node[key] is not None:
+                out[key] = to_json(node[key])
+        out["children"] = [write(child) for child in node["children"]]
+        return out
+
+    document: dict[str, Any] = {"players": list(game.players), "root": write(game.root)}
+    if game.nplayer and len(game.players) == 2:
+        document["general_sum"] = True
+    if game.total is not None:
+        document["sum"] = to_json(game.total)
+    if game.bounds is not None:
+        document["bounds"] = [to_json(bound) for bound in game.bounds]
+    return document
 
 
 # -- what a search found ------------------------------------------------------------------
@@ -645,7 +696,7 @@ def paranoid_game(game: Any) -> Game:
         copy["children"] = [convert(child) for child in node["children"]]
         return copy
 
-    return Game(convert(game.root), game.players, False)
+    return Game(convert(game.root), [game.players[root], "others"], False)
 
 
 def paranoid(game: Any, depth: int | None = None, *, exhaustive: bool = False, **alphabeta_options: Any) -> Search:

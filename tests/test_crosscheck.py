@@ -142,8 +142,9 @@ def typed_tree(rng: random.Random, chance: bool) -> tuple[dict, dict]:
     budget, max_depth = size_budget(rng), rng.randint(1, 6)
     id_style = rng.choice(["default", "explicit", "some"])
     counter = iter(range(10**6))
-    kinds = [None, None, "max", "min"] + (["chance", "chance"] if chance else [])
+    kinds = [None, None, "max", "min", "player"] + (["chance", "chance"] if chance else [])
     models = rng.random() < 0.4
+    players = rng.choice([None, None, ["Alice", "Bob"]])
 
     def node(depth: int, under_chance: bool) -> Any:
         number = next(counter)
@@ -159,7 +160,9 @@ def typed_tree(rng: random.Random, chance: bool) -> tuple[dict, dict]:
             out["value"] = leaf()
             return out
         kind = rng.choice(kinds)
-        if kind:
+        if kind == "player":  # a two-player tree may say whose move it is: player 0 is max, 1 is min
+            out["player"] = rng.choice([0, 1, *(players or ["MAX", "MIN"])])
+        elif kind:
             out["type"] = kind
         out["eval"] = leaf()
         if models and kind != "chance" and rng.random() < 0.3:
@@ -175,6 +178,8 @@ def typed_tree(rng: random.Random, chance: bool) -> tuple[dict, dict]:
         return out
 
     document: dict[str, Any] = {"root": node(0, False)}
+    if players:
+        document["players"] = players
     if rng.random() < 0.15:
         document["title"] = "random"
     return document, {"evals": True}
