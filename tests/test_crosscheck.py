@@ -198,9 +198,11 @@ def nplayer_tree(rng: random.Random) -> tuple[dict, dict]:
     id_style = rng.choice(["default", "explicit"])
     counter = iter(range(10**6))
 
+    decimals = rng.random() < 0.3
+
     def vector() -> list[Any]:
         if exact_total is None:
-            return [rng.randint(-4, 6) for _ in range(n)]
+            return [round(rng.uniform(-4, 6), 1) if decimals else rng.randint(-4, 6) for _ in range(n)]
         denominator = exact_total.denominator * rng.choice([1, 1, 2])
         units = int(exact_total * denominator)
         cuts = sorted(rng.randint(0, units) for _ in range(n - 1))
@@ -630,8 +632,6 @@ def soundness_problems(game: Game, seen_as: Game, algorithm: str, options: dict,
                     problems.append(f"soundness: after rewriting the pruned leaves the first optimal move is {first}, not {best}")
         for node_id in document["visit_order"]:
             reported, exact_value = numeric_value(nodes[node_id]["value"]), truth.values[node_id]
-            if isinstance(reported, float):  # a reported decimal is rounded; compare it with the exact value rounded
-                exact_value = float(exact_value)
             if algorithm == "shallow":
                 who = by_id[node_id]["player"]
                 if "cut" not in nodes[node_id]:
@@ -644,13 +644,13 @@ def soundness_problems(game: Game, seen_as: Game, algorithm: str, options: dict,
             if low == high == reported and options.get("variant") == "hard":
                 continue  # --strict entered it with alpha == beta: fail-hard returns that number either way
             if reported <= low and reported >= high:
-                holds = exact_value == reported
+                holds = agree(exact_value, reported)
             elif reported <= low:
-                holds = exact_value <= reported
+                holds = exact_value <= reported or agree(exact_value, reported)
             elif reported >= high:
-                holds = exact_value >= reported
+                holds = exact_value >= reported or agree(exact_value, reported)
             else:
-                holds = exact_value == reported
+                holds = agree(exact_value, reported)
             if not holds:
                 problems.append(f"soundness: {node_id} entered with ({low}, {high}) returned {reported}, "
                                 f"but its exact value is {exact_value}")
@@ -660,10 +660,14 @@ def soundness_problems(game: Game, seen_as: Game, algorithm: str, options: dict,
 
 
 def agree(exact_value: Any, reported: Any) -> bool:
-    """Equal, a reported decimal (float) against the exact value rounded."""
+    """Equal; where a decimal (float) is on either side, equal up to rounding: each
+    expectation over decimals is rounded once, so two routes to one number may
+    differ in the last digits (the oracle comparison checks the digits themselves)."""
     if isinstance(reported, tuple):
         return len(reported) == len(exact_value) and all(map(agree, exact_value, reported))
-    return float(exact_value) == reported if isinstance(reported, float) else exact_value == reported
+    if isinstance(reported, float) or isinstance(exact_value, float):
+        return math.isclose(float(exact_value), float(reported), rel_tol=1e-12, abs_tol=1e-12)
+    return exact_value == reported
 
 
 def numeric_value(raw: Any) -> Any:
@@ -805,8 +809,8 @@ def test_knuth_moore_minimal_tree() -> None:
         text = json.dumps(raw)
         tree = parse_tree(text)
         minimal = knuth_moore(branching, depth)
-        value = oracles.minimax(oracles.read(raw)).value
-        presorted = parse_tree(json.dumps(sorted_by_value(raw)))
+        value = oracles.compact_value(raw)
+        presorted = parse_tree(json.dumps(oracles.best_first(raw)))
         # fail-hard with --strict is left out: its clamped returns equal the bounds, and equal does not prune
         runs = [("best", "soft", False, tree), ("best", "hard", False, tree)] + ([("best", "soft", True, tree)] if distinct else [])
         runs += [("given", "soft", False, presorted)]
@@ -827,15 +831,3 @@ def test_knuth_moore_minimal_tree() -> None:
 
 def leaf_values(raw: Any) -> list[Any]:
     return [leaf for child in raw for leaf in leaf_values(child)] if isinstance(raw, list) else [raw]
-
-
-def sorted_by_value(raw: Any, is_max: bool = True) -> Any:
-    """The same compact tree with every node's children sorted best first for its mover (stable)."""
-    if not isinstance(raw, list):
-        return raw
-    children = [sorted_by_value(child, not is_max) for child in raw]
-    child_type = "min" if is_max else "max"
-    worth = [oracles.minimax(oracles.read({"root": {"type": child_type, "children": child}})).value
-             if isinstance(child, list) else child for child in children]
-    order = sorted(range(len(children)), key=lambda position: -worth[position] if is_max else worth[position])
-    return [children[position] for position in order]
