@@ -17,8 +17,9 @@ documentation, not from gametree's source:
   has it, paranoid search (docs/n-player.md).
 
 :func:`read` first resolves the contract's defaults (ids, alternation of
-untyped nodes, players, equal probabilities: /work/shared/CONTRACT.md
-section 1) into one plain dict per node, so the searches below never guess.
+untyped nodes, players, equal probabilities: the contract's section 1, as
+docs/tree-format.md writes it) into one plain dict per node, so the searches
+below never guess.
 Every search returns a :class:`Search`: the value, the per-node values, the
 visit order, the pruned nodes, the counters — what the JSON result reports.
 """
@@ -478,6 +479,21 @@ def alphabeta(game: Any, depth: int | None = None, *, variant: str = "soft", str
 # -- Star1 --------------------------------------------------------------------------------------
 
 
+class Written(Fraction):
+    """A Star1 bound computed exactly from decimals: compared exactly, reported as a decimal."""
+
+    __slots__ = ()
+
+
+def is_decimal(value: Any) -> bool:
+    return isinstance(value, Written) or (isinstance(value, float) and not math.isinf(value))
+
+
+def shown(value: Any) -> Any:
+    """A value as reported: a bound computed from decimals as the decimal it rounds to."""
+    return float(value) if isinstance(value, Written) else value
+
+
 def star1(game: Any, low: Any, high: Any, depth: int | None = None, *, strict: bool = False) -> Search:
     """Ballard's Star1 (Hauk, Buro & Schaeffer 2004), probabilities unequal allowed.
 
@@ -490,8 +506,11 @@ def star1(game: Any, low: Any, high: Any, depth: int | None = None, *, strict: b
     ``upper <= alpha`` returns ``upper`` and ``lower >= beta`` returns
     ``lower``, skipping the rest. A child with ``p = 0`` gets ``(L, U)``; an
     opponent-model node (``random`` > 0) searches every child with ``(L, U)``
-    (exact values, needed for the mean) and never cuts itself. The bound
-    arithmetic is exact (decimals as written).
+    (exact values, needed for the mean) and never cuts itself.
+
+    The bound arithmetic is exact, decimals taken as written. A window or cut
+    value computed from decimals (probabilities, L or U, values found, or that
+    side's own bound) stays exact while searching and is reported as a decimal.
     """
     game = read(game)
     search = Search()
@@ -502,7 +521,7 @@ def star1(game: Any, low: Any, high: Any, depth: int | None = None, *, strict: b
     def visit(node: dict, alpha: Any, beta: Any, depth_here: int) -> Any:
         node_id = node["id"]
         search.order.append(node_id)
-        search.window[node_id] = (alpha, beta)
+        search.window[node_id] = (shown(alpha), shown(beta))
         value = terminal(node, depth_here, depth, search)
         if value is None:
             if node["type"] == "chance":
@@ -514,8 +533,8 @@ def star1(game: Any, low: Any, high: Any, depth: int | None = None, *, strict: b
                 value = mix(node["random"], optimal, mean(found))
             else:
                 value = decision(node, alpha, beta, depth_here)
-        search.values[node_id] = value
-        search.returned.setdefault(node_id, (alpha, beta))
+        search.values[node_id] = shown(value)
+        search.returned.setdefault(node_id, (shown(alpha), shown(beta)))
         return value
 
     def decision(node: dict, alpha: Any, beta: Any, depth_here: int) -> Any:
@@ -535,7 +554,7 @@ def star1(game: Any, low: Any, high: Any, depth: int | None = None, *, strict: b
                 alpha = max(alpha, v)
             else:
                 beta = min(beta, v)
-        search.returned[node["id"]] = (alpha, beta)
+        search.returned[node["id"]] = (shown(alpha), shown(beta))
         return v
 
     def chance(node: dict, alpha: Any, beta: Any, depth_here: int) -> Any:
@@ -544,10 +563,9 @@ def star1(game: Any, low: Any, high: Any, depth: int | None = None, *, strict: b
         lo, hi = exact(low), exact(high)
         done = Fraction(0)
         seen: list[tuple[Any, Any]] = []
-        # a decimal among L, U, the probabilities or the values found makes the sums decimals
-        # (floats), as it makes an expectation one; a child's window also takes its side's bound
-        decimals = isinstance(low, float) or isinstance(high, float) or \
-            any(isinstance(child["p"], float) for child in children)
+        # a decimal among L, U, the probabilities or the values found makes the sums decimals,
+        # as it makes an expectation one; a child's window also takes its side's own bound
+        decimals = is_decimal(low) or is_decimal(high) or any(is_decimal(child["p"]) for child in children)
         for position, (child, p) in enumerate(zip(children, shares)):
             rest = sum(shares[position + 1:], Fraction(0))
             if p == 0:
@@ -555,22 +573,22 @@ def star1(game: Any, low: Any, high: Any, depth: int | None = None, *, strict: b
             else:
                 a = (exact(alpha) - done - hi * rest) / p if alpha != -INF else -INF
                 b = (exact(beta) - done - lo * rest) / p if beta != INF else INF
-                window = (low if a <= lo else (float(a) if decimals or isinstance(alpha, float) else tidy(a)),
-                          high if b >= hi else (float(b) if decimals or isinstance(beta, float) else tidy(b)))
+                window = (low if a <= lo else (Written(a) if decimals or is_decimal(alpha) else tidy(a)),
+                          high if b >= hi else (Written(b) if decimals or is_decimal(beta) else tidy(b)))
             found = visit(child, *window, depth_here + 1)
             seen.append((child["p"], found))
             done += p * exact(found)
-            decimals = decimals or isinstance(found, float)
+            decimals = decimals or is_decimal(found)
             upper, lower = done + hi * rest, done + lo * rest
             for bound_value, fails in ((upper, le(upper, exact(alpha)) if alpha != -INF else False),
                                        (lower, le(exact(beta), lower) if beta != INF else False)):
                 if fails:
                     search.cut.append(node["id"])
                     search.skip(children[position + 1:])
-                    return float(bound_value) if decimals else tidy(bound_value)
+                    return Written(bound_value) if decimals else tidy(bound_value)
         return weighted_sum(seen)
 
-    search.value = visit(game.root, -INF, INF, 0)
+    search.value = shown(visit(game.root, -INF, INF, 0))
     search.pruned = in_tree_order(game, search.pruned)
     return search
 

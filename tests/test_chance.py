@@ -194,6 +194,20 @@ def test_star1_bounds_take_decimals_as_written() -> None:
     assert record.alpha[tree.index("2.1")] == 4.0 and isinstance(record.alpha[tree.index("2.1")], float)
 
 
+def test_star1_keeps_bounds_from_decimals_exact_while_searching() -> None:
+    # the coin's only outcome is MIN's choice, worth -2**70; after its first leaf the coin is
+    # known to be at most 1.0 * 10**30 = alpha: a cut. That bound rounded to a float is
+    # 1e+30 > 10**30, so it used to beat "safe" at the root: best move "coin", value 1e+30
+    # (found by test_crosscheck). Kept exact while searching, it is reported as 1e+30.
+    big, low = 10**30, -(2**70)
+    tree = parse_tree(f'{{"bounds": [{low}, {big}], "root": {{"type": "max", "children": [{{"id": "safe", "value": {big}}}, '
+                      f'{{"id": "coin", "type": "chance", "children": [{{"p": 1.0, "type": "min", "children": [{big}, {low}]}}]}}]}}}}')
+    record = solve(tree, "star1")
+    assert tree.move(record.best_move()) == "safe" and record.value == big and isinstance(record.value, int)
+    assert record.values[tree.index("coin")] == 1e30 and isinstance(record.values[tree.index("coin")], float)
+    assert tree.move(solve(tree, "expectiminimax").best_move()) == "safe"
+
+
 def test_star1_sums_decimal_values_as_written_like_expectiminimax() -> None:
     # exact probabilities, decimal values: 1/2*5.1 + 1/2*8.7 is 6.9, not the binary
     # (5.1 + 8.7) / 2 = 6.8999999999999995 star1 used to report (found by test_crosscheck)

@@ -384,7 +384,9 @@ def star1(
     """
     low, high = bounds
     # the bound arithmetic is exact, decimals taken as written: a cut-off happens
-    # where the hand calculation says, not where binary rounding puts it
+    # where the hand calculation says, not where binary rounding puts it. Windows
+    # and cut values computed from decimals stay exact (_Written) while the search
+    # compares them, and are reported as the decimals they round to.
     low_exact, high_exact = _as_written(low), _as_written(high)
     decimal_bounds = low.__class__ is float or high.__class__ is float
     kind, first, count, prob = tree.kind, tree.first, tree.count, tree.prob
@@ -394,7 +396,7 @@ def star1(
     values, ret_alpha, ret_beta, best = log.values, log.alpha, log.beta, log.best
     cuts, pruned, order, horizon = log.cuts, log.pruned, log.order, log.horizon
     visited = leaves = cutoffs = 0
-    emit = observer
+    emit = None if observer is None else _reporting_decimals(observer)
 
     stack: list[list] = []
     node, depth, alpha, beta = 0, 0, NEG_INF, INF
@@ -474,7 +476,7 @@ def star1(
             elif mode == _CHANCE_NODE:
                 # all in units of 1/scale: weights and their sums are integers for exact p
                 frame[_SEEN].append((prob[child], result))  # type: ignore[index]
-                if result.__class__ is float:
+                if _is_decimal(result):
                     frame[_DECIMAL] = True
                 total = frame[_SUM] = frame[_SUM] + frame[_WEIGHTS][position] * _as_written(result)
                 rest = frame[_REST][position + 1]
@@ -482,10 +484,10 @@ def star1(
                 lower = total + low_exact * rest
                 a, b = frame[_ALPHA_S], frame[_BETA_S]
                 if upper < a if strict else upper <= a:
-                    upper = _reported(unscale(upper, frame[_SCALE]), frame[_DECIMAL])
+                    upper = _bound(unscale(upper, frame[_SCALE]), frame[_DECIMAL])
                     cut = Cut(upper, "<" if strict else "<=", "alpha", frame[_ALPHA], upper, "upper")
                 elif lower > b if strict else lower >= b:
-                    lower = _reported(unscale(lower, frame[_SCALE]), frame[_DECIMAL])
+                    lower = _bound(unscale(lower, frame[_SCALE]), frame[_DECIMAL])
                     cut = Cut(lower, ">" if strict else ">=", "beta", frame[_BETA], lower, "lower")
             else:
                 frame[_SEEN].append(result)
@@ -544,7 +546,9 @@ def star1(
         if not stack:
             break
 
-    return log.record("star1", tree, Stats(visited, leaves, cutoffs), depth_limit, {"bounds": [low, high], "strict": strict})
+    record = log.record("star1", tree, Stats(visited, leaves, cutoffs), depth_limit, {"bounds": [low, high], "strict": strict})
+    _report_decimals(record)
+    return record
 
 
 def _suffix_sums(weights: list[Number]) -> list[Number]:
@@ -575,8 +579,8 @@ def _chance_window(frame: list, position: int, low: Number, high: Number,
     alpha = _divide(frame[_ALPHA_S] - done - high_exact * rest, weight)
     beta = _divide(frame[_BETA_S] - done - low_exact * rest, weight)
     decimal = frame[_DECIMAL]
-    return ((_reported(alpha, decimal or _is_decimal(frame[_ALPHA])) if alpha > low_exact else low),
-            (_reported(beta, decimal or _is_decimal(frame[_BETA])) if beta < high_exact else high))
+    return ((_bound(alpha, decimal or _is_decimal(frame[_ALPHA])) if alpha > low_exact else low),
+            (_bound(beta, decimal or _is_decimal(frame[_BETA])) if beta < high_exact else high))
 
 
 def _as_written(number: Number) -> Number:
@@ -588,14 +592,61 @@ def _as_written(number: Number) -> Number:
 
 
 def _is_decimal(number: Number) -> bool:
-    return number.__class__ is float and number not in (INF, NEG_INF)
+    """A decimal, or an exact bound computed from decimals (infinite bounds are neither)."""
+    return number.__class__ is _Written or (number.__class__ is float and number not in (INF, NEG_INF))
 
 
-def _reported(number: Number, decimal: bool) -> Number:
-    """An exact bound as Star1 reports it: a decimal (float) once decimals took part."""
+class _Written(Fraction):
+    """A Star1 bound computed exactly from decimals.
+
+    The search compares it exactly; it is reported as the decimal (float) it
+    rounds to. Rounding it while searching could carry a fail-low bound above
+    the alpha it fell below (10**30 rounds up), or narrow a child's window.
+    """
+
+    __slots__ = ()
+
+
+def _bound(number: Number, decimal: bool) -> Number:
+    """An exact bound, marked to be reported as a decimal when decimals took part."""
     if decimal and number not in (INF, NEG_INF):
-        return float(number)
+        return _Written(number)
     return number
+
+
+def _shown(number: Value | None) -> Value | None:
+    return float(number) if number.__class__ is _Written else number  # type: ignore[arg-type]
+
+
+def _report_decimals(record: SearchRecord) -> None:
+    """Star1's record as reported: every bound computed from decimals as a decimal."""
+    values, alpha, beta = record.values, record.alpha, record.beta
+    for node in record.visit_order():
+        values[node] = _shown(values[node])
+        alpha[node] = _shown(alpha[node])  # type: ignore[index]
+        beta[node] = _shown(beta[node])  # type: ignore[index]
+    record.value = values[0]
+    for node, cut in record.cuts.items():
+        record.cuts[node] = cut._replace(value=_shown(cut.value), bound=_shown(cut.bound), returns=_shown(cut.returns))
+
+
+def _reporting_decimals(observer: Observer) -> Observer:
+    """Pass Star1's events on with every bound computed from decimals as a decimal."""
+
+    def relay(event: Event) -> None:
+        detail = event.detail
+        if detail:
+            detail = {key: _shown_detail(item) for key, item in detail.items()}
+        observer(event._replace(alpha=_shown(event.alpha), beta=_shown(event.beta), value=_shown(event.value),
+                                detail=detail))
+
+    return relay
+
+
+def _shown_detail(item: object) -> object:
+    if isinstance(item, list) and item and isinstance(item[0], tuple):  # a chance node's terms
+        return [(p, _shown(v)) for p, v in item]
+    return _shown(item)  # type: ignore[arg-type]
 
 
 # -- fit, options and registration helpers ------------------------------------------------
