@@ -267,7 +267,7 @@ def add_bounds(document: Any, game: Game, rng: random.Random) -> tuple[Any, Any]
     if not isinstance(document, dict) or rng.random() < 0.4:
         return None
     low, high = widened(*leaf_range(game), rng.choice([0, 0, 1, 5]))
-    document["bounds"] = [to_document_number(low), to_document_number(high)]
+    document["bounds"] = [oracles.to_json(low), oracles.to_json(high)]
     return low, high
 
 
@@ -278,10 +278,6 @@ def widened(low: Any, high: Any, by: int) -> tuple[Any, Any]:
     if not low < high:
         high += 1
     return low, high
-
-
-def to_document_number(value: Any) -> Any:
-    return f"{value.numerator}/{value.denominator}" if isinstance(value, Fraction) else value
 
 
 # -- which algorithms, with which options ---------------------------------------------------------
@@ -589,9 +585,10 @@ def soundness_problems(game: Game, seen_as: Game, algorithm: str, options: dict,
       child of optimal value (and, searching in file order, still the first);
     * alpha-beta, paranoid, Star1 (fail-soft or fail-hard alike): a visited
       node entered with window (a, b) that returned r has an exact value
-      <= r if r <= a, >= r if r >= b, and == r otherwise (so exactly r when
-      a == b == r, except fail-hard: entered with alpha == beta, which
-      ``--strict`` allows, it returns that number whatever lies below);
+      <= r if r <= a, >= r if r >= b, and == r otherwise. Nothing is claimed
+      when a == b == r: ``--strict`` can enter a node with alpha == beta, and
+      so can Star1 when a chance node clips a child's window to L or U; a
+      return of that very number may then be a bound from either side;
     * shallow pruning: a visited node where no cut-off happened has its exact
       max-n value; where one did, the mover's component of what it returned
       is at most the mover's exact payoff there.
@@ -623,11 +620,12 @@ def soundness_problems(game: Game, seen_as: Game, algorithm: str, options: dict,
                 optimal = truth.value  # no opponent models among n players
             else:  # an opponent model at the root is worth a mix, but chooses the optimal child
                 optimal = max(worth.values()) if root["type"] == "max" else min(worth.values())
-            if worth[best] != optimal:
+            # (a decimal and an exact number equal as written may differ in binary: 1e+30 > 10**30)
+            if not agree(optimal, worth[best]):
                 problems.append(f"soundness: after rewriting the pruned leaves, best move {best} is worth "
                                 f"{worth[best]}, not the best root child's {optimal}")
             if options.get("order", "given") == "given" and not game.nplayer:
-                first = first_optimal_move(changed if algorithm != "paranoid" else oracles.paranoid_game(changed), truth)
+                first = next(move for move, value in worth.items() if agree(optimal, value))
                 if first != best:
                     problems.append(f"soundness: after rewriting the pruned leaves the first optimal move is {first}, not {best}")
         for node_id in document["visit_order"]:
@@ -641,13 +639,13 @@ def soundness_problems(game: Game, seen_as: Game, algorithm: str, options: dict,
                     problems.append(f"soundness: cut node {node_id} returned {reported}, above its mover's payoff {exact_value}")
                 continue
             low, high = windows[node_id]
-            if low == high == reported and options.get("variant") == "hard":
-                continue  # --strict entered it with alpha == beta: fail-hard returns that number either way
-            if reported <= low and reported >= high:
-                holds = agree(exact_value, reported)
-            elif reported <= low:
+            fails_low = reported <= low or agree(low, reported)
+            fails_high = reported >= high or agree(high, reported)
+            if fails_low and fails_high:
+                continue  # entered with alpha == beta (--strict, or Star1's window clipped to L or U)
+            if fails_low:
                 holds = exact_value <= reported or agree(exact_value, reported)
-            elif reported >= high:
+            elif fails_high:
                 holds = exact_value >= reported or agree(exact_value, reported)
             else:
                 holds = agree(exact_value, reported)
@@ -707,6 +705,41 @@ def make_tree(family: str, seed: int) -> tuple[Any, dict, random.Random]:
     return document, facts, rng
 
 
+def library_document(tree: Any, algorithm: str, options: Options, observer: Recorder | None = None) -> dict:
+    """gametree's JSON result, as ``solve --format json`` builds it (with the trace when observed)."""
+    record = solve(tree, algorithm, options=options, observer=observer)
+    events = observer.events if isinstance(observer, Recorder) else None
+    return result_document(record, events=events, exact=exact_record(record, options))
+
+
+def check_run(game: Game, tree: Any, text: str, algorithm: str, options: dict, seed: int,
+              rng: random.Random) -> list[str]:
+    """One algorithm on one tree: the oracle, the definitions, the other code paths."""
+    search, exact_search, seen_as = run_oracle(game, algorithm, options)
+    library = library_options(options)
+    got = library_document(tree, algorithm, library)
+    found = [problem for problem in [difference(expected_document(game, algorithm, options, search, exact_search,
+                                                                  seen_as), comparable(got))] if problem]
+    found += coverage_problems(game, got, options.get("order", "given") == "given")
+    if not game.nplayer or algorithm == "paranoid":
+        first = first_optimal_move(seen_as, exact_search or search)
+        if first != got["best_move"]:
+            found.append(f"best_move {got['best_move']!r}, but the first optimal root child is {first!r}")
+    if algorithm in PRUNING or rng.random() < 0.25:  # the search that reports events (the trace's path)
+        traced = library_document(tree, algorithm, library, Recorder())
+        other = difference(got, {key: item for key, item in traced.items() if key != "trace"})
+        if other:
+            found.append(f"the search with an observer gives another result: {other}")
+        elif algorithm in PRUNING:
+            windows = trace_windows(traced) if algorithm != "shallow" else {}
+            found += soundness_problems(game, seen_as, algorithm, options, got, windows, rng)
+    if not found and seed % CLI_EVERY == 0:
+        result = CliRunner().invoke(app, command_line(text, algorithm, options))
+        if result.exit_code != 0 or difference(json.loads(json.dumps(got)), json.loads(result.stdout)):
+            found.append(f"the command line disagrees with the library (exit {result.exit_code}): {result.output[:300]}")
+    return found
+
+
 def check_tree(family: str, seed: int, counts: Counter) -> list[str]:
     """Every check on one random tree; the problems found, each with how to reproduce it."""
     document, facts, rng = make_tree(family, seed)
@@ -720,43 +753,14 @@ def check_tree(family: str, seed: int, counts: Counter) -> list[str]:
         for problem in found[:3]:
             problems.append(f"{family} tree, seed {seed}: {algorithm} {options}: {problem}\n  reproduce: {command}")
 
-    if set(fitting_algorithms(tree)) != expected_fit(game, facts):
-        report("(fit)", {}, [f"fitting algorithms {sorted(fitting_algorithms(tree))}, expected {sorted(expected_fit(game, facts))}"])
+    fitting, fit = sorted(fitting_algorithms(tree)), sorted(expected_fit(game, facts))
+    if fitting != fit:
+        report("(fit)", {}, [f"fitting algorithms {fitting}, expected {fit}"])
     if default_algorithm(tree) != expected_default(game):
         report("(default)", {}, [f"default algorithm {default_algorithm(tree)}, expected {expected_default(game)}"])
     for algorithm, options in configurations(game, facts, rng):
         counts[algorithm] += 1
-        search, exact_search, seen_as = run_oracle(game, algorithm, options)
-        expected = expected_document(game, algorithm, options, search, exact_search, seen_as)
-        library = library_options(options)
-        record = solve(tree, algorithm, options=library)
-        document_got = result_document(record, exact=exact_record(record, library))
-        found = [problem for problem in [difference(expected, comparable(document_got))] if problem]
-        found += coverage_problems(game, document_got, options.get("order", "given") == "given")
-        exact_for_best = exact_search or search
-        if not game.nplayer or algorithm == "paranoid":
-            first = first_optimal_move(seen_as, exact_for_best)
-            if first != document_got["best_move"]:
-                found.append(f"best_move {document_got['best_move']!r}, but the first optimal root child is {first!r}")
-        if algorithm in PRUNING:
-            recorder = Recorder()
-            observed = solve(tree, algorithm, options=library_options(options), observer=recorder)
-            traced = result_document(observed, events=recorder.events, exact=exact_record(observed, library))
-            if difference(document_got, {key: item for key, item in traced.items() if key != "trace"}):
-                found.append("the search with an observer gives another result: "
-                             + str(difference(document_got, {k: v for k, v in traced.items() if k != "trace"})))
-            if not found:
-                found += soundness_problems(game, seen_as, algorithm, options, document_got,
-                                            trace_windows(traced) if algorithm != "shallow" else {}, rng)
-        elif rng.random() < 0.25:  # the walk that reports events, against the quiet sweep
-            observed = solve(tree, algorithm, options=library_options(options), observer=lambda event: None)
-            walked = result_document(observed, exact=exact_record(observed, library))
-            if difference(document_got, walked):
-                found.append("the search with an observer gives another result: " + str(difference(document_got, walked)))
-        if not found and seed % CLI_EVERY == 0:
-            result = CliRunner().invoke(app, command_line(text, algorithm, options))
-            if result.exit_code != 0 or difference(json.loads(json.dumps(document_got)), json.loads(result.stdout)):
-                found.append(f"the command line disagrees with the library (exit {result.exit_code}): {result.output[:300]}")
+        found = check_run(game, tree, text, algorithm, options, seed, rng)
         if found:
             report(algorithm, options, found)
     return problems
