@@ -208,6 +208,14 @@ def test_star1_keeps_bounds_from_decimals_exact_while_searching() -> None:
     assert tree.move(solve(tree, "expectiminimax").best_move()) == "safe"
 
 
+def test_star1_opponent_model_over_an_exact_bound_and_decimals() -> None:
+    # the coin cuts at its last child (upper = 0 <= alpha = L = 0) and returns its exact
+    # bound; the model then averages it with 2.5: this raised TypeError (found by test_crosscheck)
+    tree = parse_tree("{bounds: [0, 10], root: {type: max, random: 1/2, children: "
+                      "[{type: chance, children: [{p: 0.5, value: 0}, {p: 0.5, value: 0}]}, 2.5]}}")
+    assert solve(tree, "star1").value == solve(tree, "expectiminimax").value == 1.875
+
+
 def test_star1_sums_decimal_values_as_written_like_expectiminimax() -> None:
     # exact probabilities, decimal values: 1/2*5.1 + 1/2*8.7 is 6.9, not the binary
     # (5.1 + 8.7) / 2 = 6.8999999999999995 star1 used to report (found by test_crosscheck)

@@ -135,16 +135,15 @@ def _decimal_sum(pairs: list[tuple[Number, Number]]) -> float:
 def _numerator(number: Number) -> Decimal:
     """A number's numerator as a Decimal: a float as the decimal it prints as
     (``0.1`` is 1/10, not 0.1000000000000000055...)."""
-    kind = number.__class__
-    if kind is float:
+    if number.__class__ is float:
         return Decimal(repr(number))
-    if kind is Fraction:
-        return Decimal(number.numerator)  # type: ignore[union-attr]
+    if isinstance(number, Fraction):  # Star1's exact bounds too
+        return Decimal(number.numerator)
     return Decimal(number)  # type: ignore[arg-type]
 
 
 def _denominator(number: Number) -> int:
-    return number.denominator if number.__class__ is Fraction else 1  # type: ignore[union-attr]
+    return number.denominator if isinstance(number, Fraction) else 1
 
 
 def uniform_mean(values: Sequence[Number]) -> Number:
