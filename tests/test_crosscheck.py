@@ -38,6 +38,7 @@ import math
 import os
 import random
 import shlex
+import traceback
 from collections import Counter
 from fractions import Fraction
 from typing import Any, Callable
@@ -621,11 +622,11 @@ def soundness_problems(game: Game, seen_as: Game, algorithm: str, options: dict,
             else:  # an opponent model at the root is worth a mix, but chooses the optimal child
                 optimal = max(worth.values()) if root["type"] == "max" else min(worth.values())
             # (a decimal and an exact number equal as written may differ in binary: 1e+30 > 10**30)
-            if not agree(optimal, worth[best]):
+            if not equal_as_written(optimal, worth[best]):
                 problems.append(f"soundness: after rewriting the pruned leaves, best move {best} is worth "
                                 f"{worth[best]}, not the best root child's {optimal}")
             if options.get("order", "given") == "given" and not game.nplayer:
-                first = next(move for move, value in worth.items() if agree(optimal, value))
+                first = next(move for move, value in worth.items() if equal_as_written(optimal, value))
                 if first != best:
                     problems.append(f"soundness: after rewriting the pruned leaves the first optimal move is {first}, not {best}")
         for node_id in document["visit_order"]:
@@ -666,6 +667,11 @@ def agree(exact_value: Any, reported: Any) -> bool:
     if isinstance(reported, float) or isinstance(exact_value, float):
         return math.isclose(float(exact_value), float(reported), rel_tol=1e-12, abs_tol=1e-12)
     return exact_value == reported
+
+
+def equal_as_written(left: Any, right: Any) -> bool:
+    """The same number once decimals are read as written (1e+30 is 10**30, not more)."""
+    return oracles.exact(left) == oracles.exact(right)
 
 
 def numeric_value(raw: Any) -> Any:
@@ -760,7 +766,10 @@ def check_tree(family: str, seed: int, counts: Counter) -> list[str]:
         report("(default)", {}, [f"default algorithm {default_algorithm(tree)}, expected {expected_default(game)}"])
     for algorithm, options in configurations(game, facts, rng):
         counts[algorithm] += 1
-        found = check_run(game, tree, text, algorithm, options, seed, rng)
+        try:
+            found = check_run(game, tree, text, algorithm, options, seed, rng)
+        except Exception as error:  # a crash is a finding too: say which tree
+            found = [f"raised {type(error).__name__}: {error}\n{traceback.format_exc(limit=-3)}"]
         if found:
             report(algorithm, options, found)
     return problems
