@@ -670,7 +670,9 @@ def agree(exact_value: Any, reported: Any) -> bool:
 
 
 def equal_as_written(left: Any, right: Any) -> bool:
-    """The same number once decimals are read as written (1e+30 is 10**30, not more)."""
+    """The same number (or vector) once decimals are read as written (1e+30 is 10**30, not more)."""
+    if isinstance(left, tuple):
+        return len(left) == len(right) and all(map(equal_as_written, left, right))
     return oracles.exact(left) == oracles.exact(right)
 
 
