@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: install demo test bench clean graphviz latex
 
-$(STAMP): pyproject.toml setup.py gametree_cli/_abkernel.c
+$(STAMP): pyproject.toml setup.py gametree_cli/_abkernel.c gametree_cli/_jsonscan.c gametree_cli/_resulttext.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'

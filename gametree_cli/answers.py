@@ -22,6 +22,7 @@ from .algorithms import Options, get_algorithm
 from .errors import ExerciseError, GameTreeError, TreeFormatError
 from .formats.document import build_tree
 from .formats.loader import load_tree, read_document, write_atomically
+from .formats.strict_json import not_utf8
 from .formats.locate import deep_call
 from .model import Source, Tree
 from .numbers import Number, parse_number, value_to_json
@@ -171,6 +172,8 @@ class Exercise:
     def load_tree(self) -> Tree:
         """The exercise's tree: its file, or the inline document (errors name the answer file's lines)."""
         if isinstance(self.tree, str):
+            if not os.path.exists(self.tree):
+                raise self.error(f"tree: no such file {self.tree}", "tree")
             return load_tree(self.tree)
         locator = self.positions.tree_locator(self.where + ("tree",)) if self.positions else None
         return build_tree(self.tree, Source(self.file, locator))
@@ -192,7 +195,7 @@ def read_answer_file(path: str | os.PathLike[str]) -> list[Exercise]:
     except IsADirectoryError:
         raise ExerciseError("is a directory, not an answer file", file=name) from None
     except UnicodeDecodeError as error:
-        raise ExerciseError(f"not UTF-8 text (byte {error.start})", file=name) from None
+        raise not_utf8(error, name, ExerciseError) from None
     except OSError as error:
         raise ExerciseError(f"cannot read: {error.strerror}", file=name) from None
     return parse_answer_text(text, name)

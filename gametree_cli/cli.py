@@ -11,10 +11,9 @@ import functools
 import os
 import sys
 from enum import Enum
-from typing import Annotated, Callable, Optional, ParamSpec
+from typing import TYPE_CHECKING, Annotated, Callable, Optional, ParamSpec
 
 import typer
-from rich.console import Console
 
 from .algorithms import ALGORITHMS, Options, exact_record, solve
 from .errors import ExitCode, GameTreeError
@@ -23,10 +22,14 @@ from .formats.document import DEFAULT_MAX_NODES
 from .formats.loader import load_tree, parse_tree
 from .model import Tree
 from .numbers import Number, parse_number
-from .views.annotated import DEFAULT_MAX_NODES_SHOWN, render_result
-from .views.result_stream import write_record
 from . import progress
-from .views.trace import StreamingTrace
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+# Views are imported where a command uses them, not here: rich (text output)
+# and the JSON writer (NumPy, the compiled helper) cost start-up time that
+# `gametree check` and `solve --format json` need not pay.
 
 __all__ = ["app", "main"]
 
@@ -73,6 +76,8 @@ def stdout_console() -> Console:
 
     When piped, lines are not wrapped at 80 columns: a tree line is kept whole.
     """
+    from rich.console import Console
+
     console = Console(highlight=False)
     if not console.is_terminal:
         console = Console(highlight=False, width=max(console.width, 240), soft_wrap=True)
@@ -96,7 +101,7 @@ OrderOption = Annotated[Order, typer.Option("--order", help="Children order for 
 TiesOption = Annotated[Optional[str], typer.Option("--ties", help="max-n tie rule: left (default), right, paranoid or altruistic.")]
 SumOption = Annotated[Optional[str], typer.Option("--sum", help="Constant sum of leaf vectors for shallow pruning (overrides the file's sum).")]
 BoundsOption = Annotated[Optional[tuple[str, str]], typer.Option("--bounds", help="Lowest and highest leaf value for star1 (overrides the file's bounds).")]
-MaxNodesOption = Annotated[Optional[int], typer.Option("--max-nodes", help="Refuse trees with more nodes than this (default 50,000,000).")]
+MaxNodesOption = Annotated[Optional[int], typer.Option("--max-nodes", help="Refuse trees with more nodes than this (default 10,000,000).")]
 
 
 def search_options(
@@ -194,6 +199,8 @@ def solve_command(
         events = []
         observer = events.append
     elif trace:
+        from .views.trace import StreamingTrace
+
         observer = StreamingTrace(tree, sys.stdout, lang.value)
     record = solve(tree, algo, options=options, observer=observer)
     exact = exact_record(record, options)
@@ -203,8 +210,12 @@ def solve_command(
         write_answer_file(answers_file, record, tree_file=tree_file, tree_text=tree_text, exact=exact, options=options, force=force)
         sys.stderr.write(f"wrote the answer key {answers_file}\n")
     if output is OutputFormat.json:
+        from .views.result_stream import write_record
+
         write_record(record, sys.stdout, events=events, exact=exact)
         return
+    from .views.annotated import DEFAULT_MAX_NODES_SHOWN, render_result
+
     console = stdout_console()
     if trace:
         sys.stdout.flush()

@@ -166,11 +166,17 @@ class Tree:
             first = np.frombuffer(self.first, dtype=np.int64) if self.first.itemsize == 8 else np.array(self.first)
             inner = np.flatnonzero(count)
             sizes = count[inner]
-            # each child's offset within its parent's range, then its number
-            offsets = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
             parent = np.full(len(self.kind), -1, dtype=np.int64)
-            parent[np.repeat(first[inner], sizes) + offsets] = np.repeat(inner, sizes)
-            self._parent = array("q", parent.tobytes())
+            ends = np.cumsum(sizes)
+            if len(inner) and np.array_equal(first[inner], ends - sizes + 1):
+                # breadth-first numbering: the children of the inner nodes, in turn, are nodes 1, 2, ...
+                parent[1 : 1 + int(ends[-1])] = np.repeat(inner, sizes)
+            else:
+                # each child's offset within its parent's range, then its number
+                offsets = np.arange(int(sizes.sum())) - np.repeat(ends - sizes, sizes)
+                parent[np.repeat(first[inner], sizes) + offsets] = np.repeat(inner, sizes)
+            self._parent = array("q")
+            self._parent.frombytes(memoryview(parent).cast("B"))  # one copy (tobytes() and array() made two)
         return self._parent
 
     def depths(self) -> array:

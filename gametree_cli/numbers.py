@@ -124,6 +124,8 @@ def is_exact(number: Number) -> bool:
 
 def format_number(number: Number | None) -> str:
     """Human form: ``3``, ``7/3``, ``0.25``, ``inf``, ``-inf``."""
+    if number.__class__ is int:  # the common case first (isinstance on Fraction is an ABC check)
+        return int.__repr__(number)
     if number is None:
         return "?"
     if isinstance(number, float):
@@ -141,6 +143,8 @@ def format_number(number: Number | None) -> str:
 
 def format_value(value: Value | None) -> str:
     """Human form of a number or a payoff vector: ``(1, 2, 6)``."""
+    if value.__class__ is int:  # the common case first
+        return int.__repr__(value)
     if isinstance(value, tuple):
         return "(" + ", ".join(format_number(part) for part in value) + ")"
     return format_number(value)

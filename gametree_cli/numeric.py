@@ -24,10 +24,12 @@ import numpy as np
 from .model import Tree
 from .numbers import Number, Value
 
-__all__ = ["LazyValues", "leaf_reader", "Numeric", "numeric_values", "numeric_from_leaves", "int64_view", "LIMIT"]
+__all__ = ["LazyValues", "leaf_reader", "Numeric", "numeric_values", "numeric_from_leaves", "numeric_from_array",
+           "int64_view", "LIMIT"]
 
 #: numerators stay below this, so one more addition or comparison cannot overflow int64
 LIMIT = 1 << 62
+INT64_END = 1 << 63
 
 
 def int64_view(data: Any) -> np.ndarray:
@@ -223,10 +225,19 @@ def numeric_from_leaves(tree: Tree, picked: list[Any], leaves: np.ndarray | None
     return _remember(tree, leaf, scaled[1])
 
 
-def _remember(tree: Tree, leaf: np.ndarray, denominator: int) -> Numeric:
+def numeric_from_array(tree: Tree, leaf: np.ndarray, denominator: int = 1,
+                       exact_prob: tuple[np.ndarray, int] | None = None) -> Numeric:
+    """Like :func:`numeric_from_leaves`, from a per-node array a builder filled itself
+    (numerators or decimals at the leaves, 0 at inner nodes: formats/jsonscan.py),
+    and the exact probabilities when it worked them out too (else they are computed)."""
+    return _remember(tree, leaf, denominator, exact_prob)
+
+
+def _remember(tree: Tree, leaf: np.ndarray, denominator: int,
+              exact_prob: tuple[np.ndarray, int] | None = None) -> Numeric:
     prob, prob_denominator = None, 1
     if tree.prob is not None:
-        exact = _exact_probabilities(tree.prob)
+        exact = exact_prob if exact_prob is not None else _exact_probabilities(tree.prob)
         if exact is not None:
             prob, prob_denominator = exact
     numeric = Numeric(leaf, denominator, prob, prob_denominator)
@@ -235,7 +246,11 @@ def _remember(tree: Tree, leaf: np.ndarray, denominator: int) -> Numeric:
 
 
 def _exact_probabilities(prob: Sequence[Number | None]) -> tuple[np.ndarray, int] | None:
-    """Edge probabilities as int64 numerators over one denominator (None: some are decimals)."""
+    """Edge probabilities as int64 numerators over one denominator.
+
+    None when some are decimals, or when the numerators do not fit int64
+    (chance nodes of 2 to 47 outcomes: the common denominator is ~5e21).
+    """
     distinct: dict[int, Number] = {id(p): p for p in prob if p is not None}
     denominator = 1
     for p in distinct.values():
@@ -244,6 +259,8 @@ def _exact_probabilities(prob: Sequence[Number | None]) -> tuple[np.ndarray, int
         elif type(p) is not int:
             return None
     numerator_of = {key: int(p * denominator) for key, p in distinct.items()}
+    if any(not -INT64_END <= numerator < INT64_END for numerator in numerator_of.values()):
+        return None
     numerator_of[id(None)] = 0
     return np.array([numerator_of[id(p)] for p in prob], dtype=np.int64), denominator
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .model import CHANCE, Tree
-from .numbers import Value
+from .numbers import Value, format_value
 
 __all__ = ["Stats", "Cut", "SearchRecord", "PruningLog"]
 
@@ -49,8 +49,6 @@ class Cut(NamedTuple):
     value_name: str = "v"
 
     def reason(self) -> str:
-        from .numbers import format_value
-
         return f"{self.value_name}={format_value(self.value)} {self.op} {self.bound_name}={format_value(self.bound)}"
 
 

@@ -555,3 +555,19 @@ def test_shipped_backgammon_mini_is_the_generators_tree_and_solves() -> None:
     star = solve(tree, "star1")
     assert star.value == record.value and star.stats.leaves_evaluated <= record.stats.leaves_evaluated
     assert solve(tree, "expectimax").value == oracles.expectimax(shipped).value
+
+
+def test_many_outcome_counts_have_no_int64_form_but_an_answer(tmp_path) -> None:
+    """Chance nodes of 2 to 47 outcomes: the common denominator of the probabilities
+    (lcm(2..47) ~ 5e21) has no int64 form; that once raised OverflowError (a traceback)."""
+    document = {"root": {"type": "max", "children": [{"type": "chance", "children": list(range(k))}
+                                                      for k in range(2, 48)]}}
+    expected = max(Fraction(sum(range(k)), k) for k in range(2, 48))
+    tree = parse_tree(json.dumps(document), fmt="json")
+    assert solve(tree, "expectiminimax").value == expected
+    path = tmp_path / "tree.json"
+    path.write_text(json.dumps(document))
+    binary = tmp_path / "tree.gtb"
+    assert subprocess.run([sys.executable, "-m", "gametree_cli", "convert", str(path), "-o", str(binary)],
+                          capture_output=True).returncode == 0
+    assert solve(load_tree(binary), "expectiminimax").value == expected

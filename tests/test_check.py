@@ -238,7 +238,7 @@ INVALID = [
     ("tree: TREE\nalgorithm: alphabta\nanswers: {value: 3}\n", r"bad\.answers\.yaml:2:12: algorithm: unknown algorithm 'alphabta'"),
     ("tree: TREE\ndepth: -1\nanswers: {value: 3}\n", r"bad\.answers\.yaml:2:8: depth: expected a whole number"),
     ("tree: TREE\ndepth: 1\nanswers: {value: 3}\n", r"aima-5-2\.yaml:\d+:\d+: node B: the depth limit 1 stops here, but the node has no eval"),
-    ("tree: missing.yaml\nanswers: {value: 3}\n", r"missing\.yaml: no such file"),
+    ("tree: missing.yaml\nanswers: {value: 3}\n", r"bad\.answers\.yaml:1:7: tree: no such file .*missing\.yaml"),
     ("- tree: TREE\n  answers: {value: 3}\n- 7\n", r"bad\.answers\.yaml:3:3: an exercise must be a mapping"),
     ("tree: {root: {type: max, children: [{id: B, children: [1, 2]}, {id: B, children: [3]}]}}\nanswers: {value: 3}\n",
      r"bad\.answers\.yaml:1:\d+: node B: duplicate id"),

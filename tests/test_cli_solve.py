@@ -118,6 +118,20 @@ def test_big_tree_is_not_dumped_whole(runner) -> None:
     assert len(full.stdout.splitlines()) > len(result.stdout.splitlines())
 
 
+def test_a_node_with_thousands_of_children_is_drawn_in_part(runner) -> None:
+    """One wide level must not print a line per child (a 10^6-wide root took 146 s and 1.5 GB)."""
+    raw = [1] * 999 + [9]  # the best move is the last child
+    result = runner.invoke(app, ["solve", "--tree", json.dumps(raw), "--algo", "minimax"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) < 450
+    assert "├── … 599 more children not drawn" in result.stdout
+    assert lines[-3] == "└── 1000  = 9"  # the principal variation is drawn
+    assert "999,599" not in result.stdout and "599 of them left out" in result.stdout
+    full = runner.invoke(app, ["solve", "--tree", json.dumps(raw), "--algo", "minimax", "--show-all"])
+    assert "not drawn" not in full.stdout and "├── 600 " in full.stdout
+
+
 @pytest.mark.parametrize(
     "args, words",
     [

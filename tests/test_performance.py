@@ -37,7 +37,7 @@ from gametree_cli.formats.document import build_tree
 from gametree_cli.formats.fastyaml import fast_yaml_document, plain_enough
 from gametree_cli.numeric import LazyValues
 from gametree_cli.views.result_json import result_document, write_result
-from gametree_cli.views import result_stream
+from gametree_cli.views import result_stream, tree_order
 from gametree_cli.views.result_stream import write_record
 
 from . import oracles
@@ -284,14 +284,26 @@ def test_streamed_json_result_is_byte_for_byte_write_result(tree, depth_limit, t
         exact = exact_record(record, options)
         expected = io.StringIO()
         write_result(result_document(record, events=events, exact=exact), expected)
-        for vector_from in (result_stream.VECTOR_FROM, 0):  # small trees: Python walk; big: NumPy order
-            saved, result_stream.VECTOR_FROM = result_stream.VECTOR_FROM, vector_from
-            try:
-                streamed = io.StringIO()
-                write_record(record, streamed, events=events, exact=exact)
-            finally:
-                result_stream.VECTOR_FROM = saved
-            assert streamed.getvalue() == expected.getvalue(), (name, vector_from)
+        for vector_from, kernel in STREAM_PATHS:
+            assert streamed_result(record, vector_from, kernel, events=events, exact=exact) == expected.getvalue(), (
+                name, vector_from, kernel)
+
+
+#: (tree_order.VECTOR_FROM, result_stream.USE_KERNEL): small trees walked or NumPy's order;
+#: ids and entries pasted by the compiled helper (when built) or by Python
+STREAM_PATHS = [(tree_order.VECTOR_FROM, True), (0, True), (tree_order.VECTOR_FROM, False), (0, False)]
+
+
+def streamed_result(record, vector_from: int, kernel: bool, **keywords) -> str:
+    """``write_record``'s text with the order and id paths chosen."""
+    saved = tree_order.VECTOR_FROM, result_stream.USE_KERNEL
+    tree_order.VECTOR_FROM, result_stream.USE_KERNEL = vector_from, kernel
+    try:
+        streamed = io.StringIO()
+        write_record(record, streamed, **keywords)
+    finally:
+        tree_order.VECTOR_FROM, result_stream.USE_KERNEL = saved
+    return streamed.getvalue()
 
 
 # -- the binary format -----------------------------------------------------------------------------
@@ -426,6 +438,19 @@ def test_vectorised_parents_match_the_definition(raw):
         for child in tree.children(node):
             parent[child] = node
     assert list(tree.parents()) == parent
+
+
+def test_parents_of_children_ranges_out_of_breadth_first_order():
+    """parents() has a shortcut for breadth-first numbering; other numberings take the general path."""
+    from array import array
+
+    from gametree_cli.model import LEAF, MAX, MIN, Tree
+
+    # node 1's children are 5 and 6, node 2's are 3 and 4
+    tree = Tree(kind=bytearray([MAX, MIN, MIN, LEAF, LEAF, LEAF, LEAF]), first=array("q", [1, 5, 3, 0, 0, 0, 0]),
+                count=array("q", [2, 2, 2, 0, 0, 0, 0]), value=[None] * 3 + [1, 2, 3, 4],
+                player=array("q", [0, 1, 1, -1, -1, -1, -1]))
+    assert list(tree.parents()) == [-1, 0, 0, 2, 2, 1, 1]
 
 
 @pytest.mark.parametrize("depth", [100_000, 100_001])

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from ..errors import AlgorithmError
 from ..events import Observer
-from ..model import Tree
+from ..model import CHANCE, Tree
 from ..progress import tick
 from ..record import SearchRecord
 from .minimax import alphabeta, level_bounds, minimax
@@ -144,8 +144,10 @@ def solve(
     if reason is not None:
         fitting = fitting_algorithms(tree, options)
         hint = f" (algorithms that fit: {', '.join(fitting)})" if fitting else ""
-        raise AlgorithmError(f"{chosen.name} does not fit this tree: {reason}{hint}",
-                             file=tree.source.name if tree.source else None)
+        message = f"{chosen.name} does not fit this tree: {reason}{hint}"
+        if reason == HAS_CHANCE:  # point at the first chance node, where a user looks
+            raise tree.error(AlgorithmError, message, tree.kind.index(CHANCE))
+        raise AlgorithmError(message, file=tree.source.name if tree.source else None)
     if options.variant not in ("soft", "hard"):
         raise AlgorithmError(f"unknown variant {options.variant!r} (expected soft or hard)")
     if options.depth is not None:
@@ -179,8 +181,11 @@ def _unfit_two_player(tree: Tree, options: Options) -> str | None:
             return f"it has {len(tree.players)} players; minimax and alpha-beta need two"
         return "its leaves are payoff vectors (a general-sum game); minimax and alpha-beta need one number per leaf"
     if tree.has_chance:
-        return "it has chance nodes"
+        return HAS_CHANCE
     return None
+
+
+HAS_CHANCE = "it has chance nodes"
 
 
 register(Algorithm(

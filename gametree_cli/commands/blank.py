@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
-from rich.console import Group, RenderableType
-from rich.text import Text
 
 from ..cli import app, read_tree, reports_errors, stdout_console
 from ..model import Tree
 from ..record import SearchRecord
-from ..views.annotated import DEFAULT_MAX_NODES_SHOWN, annotated_tree
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 __all__ = ["blank_view"]
 
 
-def blank_view(tree: Tree, *, max_nodes: int = DEFAULT_MAX_NODES_SHOWN, depth: int | None = None) -> RenderableType:
-    """Title and tree with structure, moves, types, probabilities, evals and leaf values only."""
+def blank_view(tree: Tree, *, max_nodes: int | None = None, depth: int | None = None) -> RenderableType:
+    """Title and tree with structure, moves, types, probabilities, evals and leaf values only
+    (at most ``max_nodes`` nodes drawn: default ``DEFAULT_MAX_NODES_SHOWN``)."""
+    from rich.console import Group  # rich only when drawing: start-up time of the other commands
+    from rich.text import Text
+
+    from ..views.annotated import DEFAULT_MAX_NODES_SHOWN, annotated_tree
+
+    if max_nodes is None:
+        max_nodes = DEFAULT_MAX_NODES_SHOWN
     unsolved = SearchRecord("blank", tree, None, [None] * len(tree))
     parts: list[RenderableType] = []
     if tree.title:
@@ -36,5 +44,5 @@ def blank_command(
 ) -> None:
     """Draw the tree without any computed value: an exercise to hand out."""
     tree = read_tree(tree_file, tree_text)
-    max_nodes = len(tree) if show_all else DEFAULT_MAX_NODES_SHOWN
+    max_nodes = len(tree) if show_all else None
     stdout_console().print(blank_view(tree, max_nodes=max_nodes, depth=show_depth))

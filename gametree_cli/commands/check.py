@@ -12,7 +12,6 @@ import typer
 from ..check import ERROR, check_paths, exit_code
 from ..cli import OutputFormat, app, reports_errors, stdout_console
 from ..formats.loader import write_atomically
-from ..views.check_report import check_document, check_report, junit_report
 
 
 @app.command("check")
@@ -23,6 +22,7 @@ def check_command(
     output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text (a table) or json.")] = OutputFormat.text,
 ) -> None:
     """Solve each exercise and compare the given answers: exit 0 all right, 1 some wrong, 2 unreadable or invalid."""
+    from ..views.check_report import check_document, check_report, junit_report  # rich: only this command's cost
     outcomes = check_paths(answers)
     for outcome in outcomes:
         if outcome.status == ERROR:

@@ -10,8 +10,6 @@ import typer
 
 from ..algorithms import Options
 from ..cli import Order, OutputFormat, app, read_tree, reports_errors, stdout_console
-from ..comparison import compare_algorithms
-from ..views.compare_table import comparison_document, comparison_table
 
 
 @app.command("compare")
@@ -24,6 +22,9 @@ def compare_command(
     output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text (a table) or json.")] = OutputFormat.text,
 ) -> None:
     """Run every algorithm that fits the tree: value, best move, nodes visited, leaves, cut-offs, share pruned."""
+    from ..comparison import compare_algorithms  # imported here: start-up time of the other commands (rich)
+    from ..views.compare_table import comparison_document, comparison_table
+
     tree = read_tree(tree_file, tree_text)
     rows = compare_algorithms(tree, Options(depth=depth, order=order.value))
     if output is OutputFormat.json:

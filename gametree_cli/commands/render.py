@@ -20,8 +20,6 @@ from ..cli import (AlgoOption, BoundsOption, DepthOption, Order, OrderOption, St
                    search_options)
 from ..errors import GameTreeError
 from ..formats.loader import write_atomically
-from ..views.dot import render_dot, render_image
-from ..views.latex import render_latex
 
 __all__ = ["render_command", "PictureFormat", "picture_format"]
 
@@ -69,6 +67,9 @@ def render_command(
     show_all: Annotated[bool, typer.Option("--show-all", help="Draw the whole tree, however big.")] = False,
 ) -> None:
     """Draw the annotated tree: Graphviz DOT, SVG, PNG or PDF, or a standalone LaTeX (forest) document."""
+    from ..views.dot import render_dot, render_image  # imported here: start-up time of the other commands (rich)
+    from ..views.latex import render_latex
+
     chosen = picture_format(fmt, output)
     tree = read_tree(tree_file, tree_text)
     record = solve(tree, algo, options=search_options(depth, variant, strict, order, ties, constant_sum, bounds))

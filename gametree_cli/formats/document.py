@@ -22,10 +22,10 @@ from ..model import CHANCE, LEAF, MAX, MIN, PLAYER, Source, Tree, default_id
 from ..numbers import Number, Value, format_number, parse_number
 from .fastbuild import fast_build
 
-__all__ = ["build_tree", "DEFAULT_MAX_NODES", "NODE_KEYS", "TOP_KEYS"]
+__all__ = ["build_tree", "two_player_header", "DEFAULT_MAX_NODES", "NODE_KEYS", "TOP_KEYS"]
 
 #: Refuse trees above this many nodes unless the caller raises the limit.
-DEFAULT_MAX_NODES = 50_000_000
+DEFAULT_MAX_NODES = 10_000_000
 #: YAML aliases may repeat a subtree; refuse files whose aliases expand to more
 #: nodes than this many times the nodes written out (a "billion laughs" file).
 ALIAS_EXPANSION_FACTOR = 100
@@ -69,6 +69,26 @@ def build_tree(
         if source is not None:
             error.located(file=source.name)
         raise
+
+
+Header = tuple[tuple[str, ...], Number | None, tuple[Number, Number] | None, str | None]
+
+
+def two_player_header(fields: dict[str, Any]) -> Header | None:
+    """``(players, sum, bounds, title)`` of a file with these top-level keys (``root`` aside).
+
+    Read as :func:`build_tree` reads them, for a reader that builds the nodes
+    itself (formats/jsonscan.py). None when the header is wrong (build_tree
+    says what) or names more than two players or a general-sum game.
+    """
+    builder = _Builder(None, DEFAULT_MAX_NODES, may_alias=False)
+    try:
+        builder._header({**fields, "root": None})
+    except (TreeFormatError, IllegalTreeError):
+        return None
+    if len(builder.players) > 2 or builder.general_sum:
+        return None
+    return builder.players, builder.total, builder.bounds, builder.title
 
 
 class _Builder:
@@ -119,7 +139,7 @@ class _Builder:
         )
 
     def fail_top(self, message: str, key: str | None = None) -> Exception:
-        line = column = None
+        line, column = (None, None) if key is not None else (1, None)  # a whole-file problem: line 1
         if key is not None and self.source is not None and self.source.locate is not None:
             try:
                 line, column = self.source.locate(("key", key))  # type: ignore[arg-type]
@@ -265,7 +285,10 @@ class _Builder:
                     if key not in NODE_KEYS:
                         raise self.fail(node, f"unknown key {str(key)!r} (known: {', '.join(sorted(NODE_KEYS))})")
                 if "move" in raw and raw["move"] is not None:
-                    moves[node] = str(raw["move"])
+                    move = raw["move"]
+                    if isinstance(move, (dict, list)):
+                        raise self.fail(node, f"move must be a label (text or a number), found {_kind_of(move)}")
+                    moves[node] = str(move)
                 if "p" in raw and (node == 0 or kinds[parent[node]] != CHANCE):
                     raise self.fail(node, "p is given but the parent is not a chance node")
                 raw_children = raw.get("children")

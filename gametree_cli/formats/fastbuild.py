@@ -143,6 +143,8 @@ def _build(
                     raise _Bail
                 move = raw.get("move")
                 if move is not None:
+                    if type(move) is dict or type(move) is list:
+                        raise _Bail
                     moves[node] = str(move)
                 declared = raw.get("type")
                 kind = LEAF

@@ -25,8 +25,9 @@ from .document import DEFAULT_MAX_NODES, build_tree
 from .document_writer import TEXT_WRITERS
 from .efg import read_efg
 from .fastyaml import fast_yaml_document
+from .jsonscan import scan_tree
 from .locate import Locator, deep_call, json_locator, yaml_locator
-from .strict_json import loads_strict, too_long_integer
+from .strict_json import line_column, loads_strict, not_utf8, too_long_integer
 
 __all__ = [
     "load_tree",
@@ -86,7 +87,7 @@ def _read_json(text: str, name: str) -> tuple[Any, Locator | None]:
     except json.JSONDecodeError as error:
         raise TreeFormatError(f"invalid JSON: {error.msg}", file=name, line=error.lineno, column=error.colno) from None
     except RecursionError:
-        raise TreeFormatError("the JSON nests too deeply to read", file=name) from None
+        raise TreeFormatError("the JSON nests deeper than about 2,000,000 levels, more than gametree reads", file=name, line=1) from None
     return document, json_locator(text)
 
 
@@ -155,7 +156,13 @@ def _read_yaml(text: str, name: str) -> tuple[Any, Locator | None]:
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or "invalid YAML"
-        if "'\\t'" in problem or "\t" in problem:
+        if problem.startswith("could not determine a constructor for the tag"):
+            tag = problem.rsplit(" ", 1)[-1].strip("'").replace("tag:yaml.org,2002:", "!!")
+            problem = f"the tag {tag} is not allowed: gametree reads plain YAML data (standard tags only)"
+            raise TreeFormatError(problem, file=name, line=mark.line + 1 if mark else None,
+                                  column=mark.column + 1 if mark else None) from None
+        at_tab = mark is not None and 0 <= mark.index < len(text) and text[mark.index] == "\t"
+        if at_tab or "'\\t'" in problem or "\t" in problem:
             problem = "a tab character: YAML indentation must use spaces"
         else:
             problem = f"invalid YAML: {problem}"
@@ -164,6 +171,11 @@ def _read_yaml(text: str, name: str) -> tuple[Any, Locator | None]:
         line = mark.line + 1 if mark is not None else None
         column = mark.column + 1 if mark is not None else None
         raise TreeFormatError(problem, file=name, line=line, column=column) from None
+    except yaml.reader.ReaderError as error:  # a character YAML does not allow, e.g. NUL
+        line, column = line_column(text, error.position)
+        character = error.character if isinstance(error.character, str) else chr(error.character)
+        raise TreeFormatError(f"invalid YAML: the character U+{ord(character):04X} is not allowed in YAML text",
+                              file=name, line=line, column=column) from None
     except yaml.YAMLError as error:
         raise TreeFormatError(f"invalid YAML: {error}", file=name) from None
     except RecursionError:
@@ -205,6 +217,11 @@ def parse_tree(
     """Build a tree from text (``--tree``, standard input, tests)."""
     with paused_gc():
         tick("parse")
+        if fmt == "json" or (fmt is None and not _may_alias(text, fmt)):
+            # a plain two-player JSON file: the C scanner, when built, reads it without json.loads
+            tree = scan_tree(text, source=Source(name, json_locator(text)), max_nodes=max_nodes)
+            if tree is not None:
+                return tree
         document, locator = read_document(text, name, fmt)
         holder = [document]
         del document  # the builder frees what it has read (peak memory of big files)
@@ -259,7 +276,7 @@ def load_tree(
     except IsADirectoryError:
         raise TreeFormatError("is a directory, not a tree file", file=name) from None
     except UnicodeDecodeError as error:
-        raise TreeFormatError(f"not UTF-8 text (byte {error.start})", file=name) from None
+        raise not_utf8(error, name) from None
     except OSError as error:
         raise TreeFormatError(f"cannot read: {error.strerror}", file=name) from None
     return parse_tree(text, name=name, fmt=fmt, max_nodes=max_nodes)

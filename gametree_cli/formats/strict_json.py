@@ -17,7 +17,7 @@ from ..errors import TreeFormatError
 from ..numbers import MAX_DIGITS
 from .locate import deep_call
 
-__all__ = ["loads_strict", "first_duplicate_key", "too_long_integer"]
+__all__ = ["loads_strict", "first_duplicate_key", "too_long_integer", "line_column", "not_utf8"]
 
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]')
@@ -68,7 +68,7 @@ def loads_strict(text: str, name: str) -> Any:
 def too_long_integer(text: str, name: str) -> TreeFormatError:
     """The error for an integer the parser could not convert, at the first over-long digit run."""
     match = _LONG_DIGITS.search(text)
-    line, column = _line_column(text, match.start()) if match else (None, None)
+    line, column = line_column(text, match.start()) if match else (None, None)
     what = f"an integer of about {len(match.group())} digits" if match else "an integer"
     return TreeFormatError(f"{what} is too large (at most {MAX_DIGITS} digits)", file=name, line=line, column=column)
 
@@ -99,7 +99,7 @@ def first_duplicate_key(text: str) -> tuple[str, int, int, int] | None:
             expect_key = False
         elif expect_key and stack and stack[-1] is not None:
             key = json.loads(token)
-            line, column = _line_column(text, match.start())
+            line, column = line_column(text, match.start())
             seen = stack[-1]
             if key in seen:
                 return key, line, column, seen[key]
@@ -108,6 +108,16 @@ def first_duplicate_key(text: str) -> tuple[str, int, int, int] | None:
     return None
 
 
-def _line_column(text: str, offset: int) -> tuple[int, int]:
+def line_column(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of a character offset in ``text``."""
     line = text.count("\n", 0, offset) + 1
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def not_utf8(error: UnicodeDecodeError, name: str, kind: type[TreeFormatError] = TreeFormatError) -> TreeFormatError:
+    """The error for a file that is not UTF-8, at the line and column of the first bad byte."""
+    data = error.object
+    start = error.start
+    line = data.count(b"\n", 0, start) + 1
+    column = start - (data.rfind(b"\n", 0, start) + 1) + 1
+    return kind(f"not UTF-8 text (byte 0x{data[start]:02x} at offset {start})", file=name, line=line, column=column)

@@ -175,12 +175,30 @@ def annotated_tree(
     hidden = 0
     hidden_nodes = 0
     # (node, rich parent, depth, inside a pruned subtree)
+    # (a negative node stands for the -node children of a wide node left out)
     stack: list[tuple[int, RichTree, int, bool]] = []
-    for child in reversed(_drawn_children(tree, 0, searched)):
-        stack.append((child, root, 1, False))
+    left_out = 0
+
+    def push_children(node: int, holder: RichTree, level: int, pruned: bool) -> None:
+        nonlocal left_out
+        children, omitted = _capped(_drawn_children(tree, node, searched), max_nodes, pv)
+        if omitted:
+            left_out += omitted
+            extra = children[max_nodes:]  # children on the principal variation, drawn after the gap
+            for child in reversed(extra):
+                stack.append((child, holder, level, pruned))
+            stack.append((-omitted, holder, level, pruned))
+            children = children[:max_nodes]
+        for child in reversed(children):
+            stack.append((child, holder, level, pruned))
+
+    push_children(0, root, 1, False)
     parent = tree.parents() if searched is not None else None
     while stack:
         node, holder, level, pruned = stack.pop()
+        if node < 0:
+            holder.add(Text(f"… {-node:,} more children not drawn", style="dim italic"))
+            continue
         pruned = pruned or node in pruned_roots or (not blank and values[node] is None)
         label = _label(record, node, node in pv and not pruned, pruned, blank)
         if parent is not None:
@@ -201,13 +219,18 @@ def annotated_tree(
             hidden_nodes += below
             branch.add(Text(f"… {below:,} more node{'s' if below != 1 else ''} below", style="dim italic"))
             continue
-        for child in reversed(_drawn_children(tree, node, searched)):
-            stack.append((child, branch, level + 1, pruned))
+        push_children(node, branch, level + 1, pruned)
     notes: list[RenderableType] = []
     if searched is not None:
         notes.append(Text(
             f"(children drawn in the order searched, --order {record.options.get('order')}; "
             "#n is the child's position in the file)",
+            style="dim italic",
+        ))
+    if left_out:
+        notes.append(Text(
+            f"(nodes with more than {max_nodes:,} children: {left_out:,} of them left out, "
+            "with what is below them; use --show-all to see them)",
             style="dim italic",
         ))
     if hidden:
@@ -232,6 +255,15 @@ def search_order(record: SearchRecord) -> dict[int, int] | None:
     if not isinstance(order, str) or order == "given" or record.order is None:
         return None
     return {node: rank for rank, node in enumerate(record.visit_order())}
+
+
+def _capped(children: list[int], cap: int, keep: set[int]) -> tuple[list[int], int]:
+    """At most ``cap`` children, the first ones, then any beyond them that are in
+    ``keep`` (the principal variation); and how many were left out."""
+    if len(children) <= cap:
+        return children, 0
+    kept = children[:cap] + [child for child in children[cap:] if child in keep]
+    return kept, len(children) - len(kept)
 
 
 def _drawn_children(tree: Tree, node: int, searched: dict[int, int] | None) -> list[int]:

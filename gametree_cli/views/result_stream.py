@@ -3,40 +3,50 @@
 Why: the result of a million-node search has a million ``nodes`` entries.
 Building them as dicts and handing them to ``json.dump(indent=1)`` (whose
 indenting encoder is pure Python) takes minutes and gigabytes; here each
-entry is formatted straight to text, in tree order, a chunk of nodes at a
-time, so memory stays bounded and the time is a few string operations a node.
+entry is its JSON-quoted id (:mod:`.tree_order`) followed by one of a few
+shared texts (:mod:`.node_bodies`), a chunk of nodes at a time, in tree
+order. When the optional compiled helper ``gametree_cli._resulttext`` is
+built, it makes every id and pastes each chunk in C (a memcpy per node);
+otherwise Python does, with the same texts.
 
 The text is byte-for-byte what ``write_result(result_document(record))``
-prints (the test suite checks it on random trees of every algorithm): every
-key but ``nodes``, ``visit_order`` and ``pruned`` still comes from
-:func:`~gametree_cli.views.result_json.result_document`; entries of records
-with per-node facts this writer does not know (e.g. shallow pruning's
-``bound``) are built by :func:`~gametree_cli.views.result_json.node_entry`.
+prints (the test suite checks it on random trees of every algorithm, with
+and without the compiled helper): every key but ``nodes``, ``visit_order``
+and ``pruned`` still comes from
+:func:`~gametree_cli.views.result_json.result_document`.
 """
 
 from __future__ import annotations
 
 import json
-from fractions import Fraction
 from json.encoder import encode_basestring  # type: ignore[attr-defined]
-from typing import Any, Iterable, Iterator, TextIO
+from operator import add
+from typing import Any, Iterable, TextIO
 
 import numpy as np
 
 from ..events import Event
-from ..model import KIND_NAMES, PLAYER, Tree
-from ..numbers import number_to_json
-from ..algorithms.minimax import level_bounds
-from ..numeric import LazyValues, int64_view
+from ..model import Tree
+from ..numeric import int64_view
 from ..progress import tick
 from ..record import SearchRecord
-from .result_json import STREAMED, node_entry, result_document
+from . import tree_order
+from .node_bodies import node_bodies
+from .result_json import STREAMED, result_document
+from .tree_order import CHUNK, preorder_chunks
 
-__all__ = ["write_record", "preorder_ids", "preorder_chunks"]
+try:  # the optional compiled helper (setup.py builds it when a C compiler is there)
+    from .. import _resulttext
+except ImportError:  # pragma: no cover - depends on the install
+    _resulttext = None
 
-_CHUNK = 1 << 15
-#: trees from this many nodes get their order and ids from NumPy (the tests lower it)
-VECTOR_FROM = 4096
+__all__ = ["write_record", "USE_KERNEL"]
+
+#: use the compiled helper when it is built (the tests switch it off to check the Python path)
+USE_KERNEL = True
+#: the compiled ids may take up to this many bytes per node (beyond: very deep trees, Python path)
+_ID_BYTES_PER_NODE = 256
+_ITEM = ",\n  "  # between the items of a list or object at depth 1
 
 
 def write_record(
@@ -50,12 +60,13 @@ def write_record(
     try:
         _write_document(record, stream, events, exact)
     finally:
-        _ORDER_CACHE.clear()
+        tree_order.forget()
 
 
 def _write_document(record: SearchRecord, stream: TextIO, events: Iterable[Event] | None,
                     exact: SearchRecord | None) -> None:
     document = result_document(record, events=events, exact=exact, lazy=True)
+    ids = _compiled_ids(record.tree) if USE_KERNEL and _resulttext is not None else None
     write = stream.write
     write("{")
     separator = "\n "
@@ -65,37 +76,104 @@ def _write_document(record: SearchRecord, stream: TextIO, events: Iterable[Event
         if item is not STREAMED:
             write(json.dumps(item, ensure_ascii=False, indent=1).replace("\n", "\n "))
         elif key == "nodes":
-            _write_nodes(record, write)
-        elif key == "visit_order" and record.order is None:
-            _write_preorder_ids(record.tree, record.depth_limit, write)
+            _write_nodes(record, ids, write)
         else:
-            nodes = record.pruned if key == "pruned" else record.visit_order()
-            _write_ids(record.tree, nodes, write)
+            if key == "pruned":
+                nodes: Any = record.pruned
+            elif record.order is None:  # exhaustive: tree order
+                nodes = tree_order.tree_order(record.tree, record.depth_limit, _resulttext if ids is not None else None)
+            else:
+                nodes = record.order
+            _write_ids(record, nodes, ids, write)
     write("\n}\n")
 
 
-def _write_ids(tree: Tree, nodes: list[int], write: Any) -> None:
+class _CompiledIds:
+    """Every node's JSON-quoted id, UTF-8, one after another (``text[offsets[i]:offsets[i + 1]]``)."""
+
+    __slots__ = ("text", "offsets")
+
+    def __init__(self, text: bytes, offsets: bytes) -> None:
+        self.text = text
+        self.offsets = offsets
+
+    def join(self, nodes: Any, body_of: np.ndarray | None = None, bodies: tuple[bytes, ...] | None = None) -> str:
+        """The ids of ``nodes`` (each followed by its body), separated as items at depth 1."""
+        order = np.ascontiguousarray(nodes, dtype=np.int64)
+        joined = _resulttext.join(order, self.text, self.offsets, _ITEM.encode(), body_of, bodies)
+        return joined.decode("utf-8", "surrogatepass")
+
+
+def _compiled_ids(tree: Tree) -> _CompiledIds | None:
+    """The ids made by the compiled helper, or None when it declines (ids too long in all)."""
+    explicit = tree.explicit_ids
+    named = sorted(explicit)
+    texts = tuple(_utf8(encode_basestring(explicit[node])) for node in named)
+    first = np.ascontiguousarray(int64_view(tree.first))
+    count = np.ascontiguousarray(int64_view(tree.count))
+    n = len(tree.kind)
+    made = _resulttext.quoted_ids(first, count, n, np.array(named, dtype=np.int64), texts, 0 not in explicit,
+                                  _ID_BYTES_PER_NODE * n + (1 << 20))
+    return _CompiledIds(*made) if made is not None else None
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")  # decoded back the same way: lone surrogates go through as they are
+
+
+def _utf8_each(texts: list[str]) -> tuple[bytes, ...]:
+    """Each text encoded, in one call: JSON text never holds a raw NUL, so NUL separates them."""
+    parts = _utf8("\0".join(texts)).split(b"\0")
+    return tuple(parts) if len(parts) == len(texts) else tuple(map(_utf8, texts))
+
+
+def _write_ids(record: SearchRecord, nodes: Any, ids: _CompiledIds | None, write: Any) -> None:
     """A JSON list of node ids at depth 1."""
     if not len(nodes):
         write("[]")
         return
-    names = _ids_of(tree, nodes)
     write("[\n  ")
-    for start in range(0, len(nodes), _CHUNK):
-        if start:
-            write(",\n  ")
-        write(",\n  ".join(names[node] for node in nodes[start : start + _CHUNK]))
+    if ids is not None:
+        for start in range(0, len(nodes), CHUNK):
+            if start:
+                write(_ITEM)
+            write(ids.join(nodes[start : start + CHUNK]))
+    elif isinstance(nodes, np.ndarray):  # the tree order: ids made along it
+        separator = ""
+        for _, texts in preorder_chunks(record.tree, record.depth_limit):
+            write(separator + _ITEM.join(texts))
+            separator = _ITEM
+    else:
+        names = _ids_of(record.tree, nodes)
+        for start in range(0, len(nodes), CHUNK):
+            if start:
+                write(_ITEM)
+            write(_ITEM.join(names[node] for node in nodes[start : start + CHUNK]))
     write("\n ]")
 
 
-def _write_preorder_ids(tree: Tree, depth_limit: int | None, write: Any) -> None:
-    """An exhaustive search's visit order: the tree order, down to the depth limit."""
-    write("[\n  ")
-    separator = ""
-    for _, texts in preorder_chunks(tree, depth_limit):
-        write(separator + ",\n  ".join(texts))
-        separator = ",\n  "
-    write("\n ]")
+def _write_nodes(record: SearchRecord, ids: _CompiledIds | None, write: Any) -> None:
+    """The ``nodes`` object: every node's id and entry, in tree order."""
+    tree = record.tree
+    body_of, bodies = node_bodies(record)
+    write("{\n  ")
+    written, total = 0, len(tree.kind)
+    if ids is not None:
+        encoded = _utf8_each(bodies)
+        order = tree_order.tree_order(tree, None, _resulttext)
+        for start in range(0, total, CHUNK):
+            tick("write", start, total)
+            if start:
+                write(_ITEM)
+            write(ids.join(order[start : start + CHUNK], body_of, encoded))
+    else:
+        for nodes, texts in preorder_chunks(tree):
+            tick("write", written, total)
+            if written:
+                write(_ITEM)
+            written += len(nodes)
+            write(_ITEM.join(map(add, texts, map(bodies.__getitem__, body_of[nodes].tolist()))))
+    write("\n }")
 
 
 def _ids_of(tree: Tree, nodes: list[int]) -> Any:
@@ -157,251 +235,3 @@ class _Quoted:
 
     def __getitem__(self, node: int) -> str:
         return encode_basestring(self.ids[node])
-
-
-def preorder_ids(tree: Tree) -> Iterator[tuple[list[int], list[str]]]:
-    """Chunks of (node numbers, JSON-quoted ids) in tree order, without storing every id.
-
-    A child's id is its parent's plus ``.k`` unless the file names it, so the
-    quoted id is built from the parent's quoted id (escaping is per character).
-    """
-    first, count, explicit = tree.first, tree.count, tree.explicit_ids
-    root_name = explicit.get(0)
-    stack: list[tuple[int, str]] = [(0, encode_basestring(root_name if root_name is not None else "root"))]
-    nodes: list[int] = []
-    texts: list[str] = []
-    pop, extend = stack.pop, stack.extend
-    add_node, add_text = nodes.append, texts.append
-    while stack:
-        node, text = pop()
-        add_node(node)
-        add_text(text)
-        n_children = count[node]
-        if n_children:
-            start = first[node]
-            base = '"' if node == 0 and root_name is None else text[:-1] + "."
-            children = range(start + n_children - 1, start - 1, -1)
-            names = [f'{base}{position}"' for position in range(n_children, 0, -1)]
-            if explicit:
-                names = [encode_basestring(explicit[child]) if child in explicit else name
-                         for child, name in zip(children, names)]
-            extend(zip(children, names))
-            if len(nodes) >= _CHUNK:
-                yield nodes, texts
-                nodes, texts = [], []
-                add_node, add_text = nodes.append, texts.append
-    if nodes:
-        yield nodes, texts
-
-
-def preorder_chunks(tree: Tree, depth_limit: int | None = None) -> Iterator[tuple[list[int], list[str]]]:
-    """Like :func:`preorder_ids` (down to ``depth_limit``), with the order and the ids
-    computed a level at a time in NumPy; only inner nodes' ids are kept whole.
-
-    Tree order: a node's position is its parent's + 1 + the sizes of the
-    subtrees of its elder siblings, so subtree sizes (bottom-up) and positions
-    (top-down) are a few segment sums per level.
-    """
-    n = len(tree.kind)
-    if n < VECTOR_FROM:
-        yield from _limited(preorder_ids(tree), tree, depth_limit)
-        return
-    if _ORDER_CACHE.get("tree") is not tree or _ORDER_CACHE.get("depth") != depth_limit:
-        _ORDER_CACHE.clear()
-        _ORDER_CACHE.update(tree=tree, depth=depth_limit, order=_tree_order(tree, depth_limit))
-    yield from _order_chunks(tree, *_ORDER_CACHE["order"])
-
-
-#: the tree order being written (a result reads it twice: visit order and nodes); emptied after each result
-_ORDER_CACHE: dict[str, Any] = {}
-
-
-def _tree_order(tree: Tree, depth_limit: int | None) -> tuple[Any, ...]:
-    """Tree order, and the quoted ids and id prefixes of inner nodes, a level at a time."""
-    n = len(tree.kind)
-    count, first = int64_view(tree.count), int64_view(tree.first)
-    levels = level_bounds(tree, depth_limit)
-    below = levels[-1][1]  # nodes within the depth limit
-    size = np.ones(below, dtype=np.int64)
-    blocks = []
-    for (start, end), (child_start, child_end) in zip(levels[:-1], levels[1:]):
-        inner = np.flatnonzero(count[start:end]) + start
-        sizes = count[inner]
-        blocks.append((inner, sizes, np.cumsum(sizes) - sizes, child_start, child_end))
-    for inner, sizes, offsets, child_start, child_end in reversed(blocks):
-        if len(inner):
-            size[inner] = 1 + np.add.reduceat(size[child_start:child_end], offsets)
-    position = np.zeros(below, dtype=np.int64)
-    explicit = tree.explicit_ids
-    root_name = explicit.get(0)
-    # escaped id + "." of each inner node ("" for an unnamed root), by level
-    # prefix: opening quote, escaped id and "." of each inner node ('"' for an unnamed root)
-    prefix = np.empty(below, dtype=object)
-    prefix[0] = '"' if root_name is None else encode_basestring(root_name)[:-1] + "."
-    root_text = encode_basestring(root_name if root_name is not None else "root")
-    named = np.array(sorted(explicit), dtype=np.int64)
-    largest = int(count.max()) if n else 0
-    numerals = np.array([str(k) for k in range(largest + 2)], dtype=object)
-    closing = np.array([f'{k}"' for k in range(largest + 2)], dtype=object)
-    for inner, sizes, offsets, child_start, child_end in blocks:
-        if not len(inner):
-            continue
-        block = size[child_start:child_end]
-        before = np.cumsum(block) - block
-        position[child_start:child_end] = (np.repeat(position[inner], sizes) + 1
-                                           + before - np.repeat(before[offsets], sizes))
-        children = np.arange(child_start, child_end)
-        grand = count[child_start:child_end] > 0
-        if grand.any():
-            parents = np.repeat(inner, sizes)[grand]
-            nodes = children[grand]
-            text = prefix[parents] + numerals[nodes - first[parents] + 1]
-            prefix[nodes] = text + "."
-        # named nodes of this level before the next level reads their prefixes
-        for node in named[np.searchsorted(named, child_start):np.searchsorted(named, child_end)].tolist():
-            if count[node]:
-                prefix[node] = encode_basestring(explicit[node])[:-1] + "."
-    order = np.empty(below, dtype=np.int64)
-    order[position] = np.arange(below)
-    return order, prefix, closing, root_text
-
-
-def _order_chunks(tree: Tree, order: np.ndarray, prefix: np.ndarray, closing: np.ndarray,
-                  root_text: str) -> Iterator[tuple[list[int], list[str]]]:
-    count, first = int64_view(tree.count), int64_view(tree.first)
-    explicit = tree.explicit_ids
-    parent = int64_view(tree.parents())
-    for start in range(0, len(order), _CHUNK):
-        nodes = order[start : start + _CHUNK]
-        inner = count[nodes] > 0
-        texts = np.empty(len(nodes), dtype=object)
-        texts[inner] = [text[:-1] + '"' for text in prefix[nodes[inner]].tolist()]
-        leaves = np.flatnonzero(~inner)
-        ups = np.maximum(parent[nodes[leaves]], 0)
-        texts[leaves] = prefix[ups] + closing[nodes[leaves] - first[ups] + 1]
-        quoted = texts.tolist()
-        node_list = nodes.tolist()
-        if start == 0:
-            quoted[0] = root_text
-        if explicit:
-            for index, node in enumerate(node_list):
-                name = explicit.get(node)
-                if name is not None:
-                    quoted[index] = encode_basestring(name)
-        yield node_list, quoted
-
-
-def _limited(chunks: Iterator[tuple[list[int], list[str]]], tree: Tree, depth_limit: int | None
-             ) -> Iterator[tuple[list[int], list[str]]]:
-    """Chunks without the nodes below ``depth_limit``."""
-    if depth_limit is None:
-        yield from chunks
-        return
-    depth = tree.depths()
-    for nodes, texts in chunks:
-        kept = [(node, text) for node, text in zip(nodes, texts) if depth[node] <= depth_limit]
-        if kept:
-            yield [node for node, _ in kept], [text for _, text in kept]
-
-
-def _number_text(number: Any) -> str:
-    kind = type(number)
-    if kind is int:
-        return int.__repr__(number)
-    if kind is float and number - number == 0:  # finite
-        return float.__repr__(number)
-    if kind is Fraction:
-        return encode_basestring(number_to_json(number))
-    return json.dumps(number_to_json(number), ensure_ascii=False)
-
-
-def _values_text(values: Any, nodes: list[int]) -> list[str | None]:
-    """JSON text of each node's value (None where unvisited), in bulk for NumPy-backed values."""
-    if isinstance(values, LazyValues) and values._list is None:
-        index = np.array(nodes, dtype=np.int64)
-        raw = values.data[index]
-        present = values.present[index].tolist() if values.present is not None else None
-        if raw.dtype.kind == "i" and values.denominator == 1:
-            texts: list[str | None] = list(map(int.__repr__, raw.tolist()))
-        else:
-            texts = [_number_text(values._convert(item)) for item in raw]
-        if present is not None:
-            texts = [text if here else None for text, here in zip(texts, present)]
-        return texts
-    out: list[str | None] = []
-    for node in nodes:
-        value = values[node]
-        if value is None:
-            out.append(None)
-        elif type(value) is int:
-            out.append(int.__repr__(value))
-        elif isinstance(value, tuple):
-            out.append(json.dumps([number_to_json(part) for part in value], ensure_ascii=False, indent=1).replace("\n", "\n   "))
-        else:
-            out.append(_number_text(value))
-    return out
-
-
-def _write_nodes(record: SearchRecord, write: Any) -> None:
-    tree = record.tree
-    if getattr(record, "bound", None) is not None:
-        _write_nodes_generic(record, write)
-        return
-    kind = np.frombuffer(tree.kind, dtype=np.uint8)
-    player = np.asarray(tree.player, dtype=np.int64) if PLAYER in tree.kind else None
-    type_table = np.array([encode_basestring(name) for name in KIND_NAMES], dtype=object)
-    player_table = np.array([encode_basestring(name) for name in tree.players], dtype=object)
-    unvisited = {text: f'"visited": false,\n   "type": {text}' for text in list(type_table) + list(player_table)}
-    alpha, beta, cuts, horizon = record.alpha, record.beta, record.cuts, record.horizon
-    values = record.values
-    write("{\n  ")
-    written, total = 0, len(tree.kind)
-    for nodes, texts in preorder_chunks(tree):
-        tick("write", written, total)
-        index = np.array(nodes, dtype=np.int64)
-        types = type_table[kind[index]]
-        if player is not None:
-            players = kind[index] == PLAYER
-            types[players] = player_table[player[index[players]]]
-        type_list = types.tolist()
-        value_texts = _values_text(values, nodes)
-        entries = [f"{text}: {{\n   {unvisited[kind_text]}\n  }}" if value is None else
-                   f'{text}: {{\n   "visited": true,\n   "value": {value},\n   "type": {kind_text}\n  }}'
-                   for text, value, kind_text in zip(texts, value_texts, type_list)]
-        if alpha or cuts or horizon:
-            for position, node in enumerate(nodes):
-                value = value_texts[position]
-                if value is None:
-                    continue
-                body = f'"visited": true,\n   "value": {value}'
-                if alpha is not None and node in alpha:
-                    body += (f',\n   "alpha": {_number_text(alpha[node])},\n'
-                             f'   "beta": {_number_text(beta[node])}')  # type: ignore[index]
-                body += f',\n   "type": {type_list[position]}'
-                cut = cuts.get(node)
-                if cut is not None:
-                    body += f',\n   "cut": {encode_basestring(cut.reason())}'
-                if node in horizon:
-                    body += ',\n   "horizon": true'
-                entries[position] = f"{texts[position]}: {{\n   {body}\n  }}"
-        if written:
-            write(",\n  ")
-        written += len(nodes)
-        write(",\n  ".join(entries))
-    write("\n }")
-
-
-def _write_nodes_generic(record: SearchRecord, write: Any) -> None:
-    """Entries built by ``node_entry`` (records with facts the fast path does not know)."""
-    values = record.values
-    separator = "\n  "
-    write("{")
-    for nodes, texts in preorder_chunks(record.tree):
-        parts = []
-        for node, text in zip(nodes, texts):
-            entry = node_entry(record, node, values[node])
-            body = json.dumps(entry, ensure_ascii=False, indent=1).replace("\n", "\n  ")
-            parts.append(f"{separator}{text}: {body}")
-            separator = ",\n  "
-        write("".join(parts))
-    write("\n }")
