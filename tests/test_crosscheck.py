@@ -621,13 +621,14 @@ def soundness_problems(game: Game, seen_as: Game, algorithm: str, options: dict,
                 optimal = truth.value  # no opponent models among n players
             else:  # an opponent model at the root is worth a mix, but chooses the optimal child
                 optimal = max(worth.values()) if root["type"] == "max" else min(worth.values())
-            # (a decimal and an exact number equal as written may differ in binary: 1e+30 > 10**30)
-            if not equal_as_written(optimal, worth[best]):
+            # A decimal and an exact number equal as written differ in binary (1e+30 > 10**30),
+            # and searches compare in binary: such a tie may go either way, so it is no finding.
+            if not (worth[best] == optimal or equal_as_written(optimal, worth[best])):
                 problems.append(f"soundness: after rewriting the pruned leaves, best move {best} is worth "
                                 f"{worth[best]}, not the best root child's {optimal}")
             if options.get("order", "given") == "given" and not game.nplayer:
-                first = next(move for move, value in worth.items() if equal_as_written(optimal, value))
-                if first != best:
+                first = next(move for move, value in worth.items() if value == optimal)
+                if first != best and first == next(move for move, value in worth.items() if equal_as_written(optimal, value)):
                     problems.append(f"soundness: after rewriting the pruned leaves the first optimal move is {first}, not {best}")
         for node_id in document["visit_order"]:
             reported, exact_value = numeric_value(nodes[node_id]["value"]), truth.values[node_id]
