@@ -1,8 +1,8 @@
 """Chance nodes: expectiminimax, expectimax, opponent models and Star1.
 
-Every search is checked against plain recursive implementations written here
-over the raw tree document (not our loader's arrays), on random trees, plus
-hand-checked answers with exact fractions.
+Every search is checked against the plain recursive implementations of
+tests/oracles.py over the raw tree document (not our loader's arrays), on
+random trees, plus hand-checked answers with exact fractions.
 """
 
 from __future__ import annotations
@@ -27,138 +27,10 @@ from gametree_cli.formats.document import build_tree
 from gametree_cli.views.result_json import result_document
 from gametree_cli.views.trace import TraceFormatter
 
+from . import oracles
 from .conftest import ROOT, TREES, shared_or_skip
 
 LOW, HIGH = -10, 10
-
-# -- independent implementations, straight from the definitions ------------------------
-
-
-def number(raw) -> Fraction:
-    """A number of the document, exactly (decimals as the decimal written)."""
-    return Fraction(str(raw)) if isinstance(raw, (int, float, str)) else Fraction(raw)
-
-
-def probabilities(node) -> list[Fraction]:
-    children = node["children"]
-    if any(isinstance(child, dict) and "p" in child for child in children):
-        return [number(child["p"]) for child in children]
-    return [Fraction(1, len(children))] * len(children)
-
-
-def reference_values(document, algorithm="expectiminimax", depth_limit=None) -> dict[str, Fraction]:
-    """Every visited node's value by the textbook recursion: id -> value."""
-    out: dict[str, Fraction] = {}
-
-    def value(node, depth):
-        out[node["id"]] = None  # keeps preorder: the order the recursion enters nodes
-        if "children" not in node:
-            result = number(node["value"])
-        elif depth == depth_limit:
-            result = number(node["eval"])
-        else:
-            values = [value(child, depth + 1) for child in node["children"]]
-            mean = sum(values, Fraction(0)) / len(values)
-            if node["type"] == "chance":
-                result = sum((p * v for p, v in zip(probabilities(node), values)), Fraction(0))
-            elif node["type"] == "min" and algorithm == "expectimax":
-                result = mean
-            else:
-                optimal = max(values) if node["type"] == "max" else min(values)
-                share = number(node.get("random", 0))
-                result = (1 - share) * optimal + share * mean
-        out[node["id"]] = result
-        return result
-
-    value(document["root"], 0)
-    return out
-
-
-def reference_best_move(document, values, algorithm="expectiminimax"):
-    """The root child an optimal player picks (first on a tie), or None."""
-    root = document["root"]
-    if "children" not in root or root["type"] == "chance" or (root["type"] == "min" and algorithm == "expectimax"):
-        return None
-    if root["children"][0]["id"] not in values:  # the depth limit stopped at the root
-        return None
-    children = [values[child["id"]] for child in root["children"]]
-    target = max(children) if root["type"] == "max" else min(children)
-    return root["children"][children.index(target)]["id"]
-
-
-def reference_star1(document, low, high, *, strict=False, depth_limit=None):
-    """Ballard's Star1 as Hauk, Buro & Schaeffer (2004) write it, recursively, with
-    unequal probabilities; max/min nodes are fail-soft alpha-beta.
-
-    Returns the root value and a log: visits (in order), entry windows, the
-    value each call returned, pruned ids and the number of cut-offs.
-    """
-    log = {"visit": [], "window": {}, "returned": {}, "pruned": [], "cuts": 0}
-
-    def le(a, b):
-        return a < b if strict else a <= b
-
-    def search(node, alpha, beta, depth):
-        log["visit"].append(node["id"])
-        log["window"][node["id"]] = (alpha, beta)
-        if "children" not in node:
-            result = number(node["value"])
-        elif depth == depth_limit:
-            result = number(node["eval"])
-        elif node["type"] == "chance":
-            result = chance(node, alpha, beta, depth)
-        elif number(node.get("random", 0)) > 0:
-            values = [search(child, low, high, depth + 1) for child in node["children"]]
-            optimal = max(values) if node["type"] == "max" else min(values)
-            share = number(node["random"])
-            result = (1 - share) * optimal + share * sum(values, Fraction(0)) / len(values)
-        else:
-            is_max = node["type"] == "max"
-            v = -math.inf if is_max else math.inf
-            children = node["children"]
-            for index, child in enumerate(children):
-                found = search(child, alpha, beta, depth + 1)
-                if is_max:
-                    v = max(v, found)
-                    if le(beta, v):
-                        log["cuts"] += 1
-                        log["pruned"] += [later["id"] for later in children[index + 1:]]
-                        break
-                    alpha = max(alpha, v)
-                else:
-                    v = min(v, found)
-                    if le(v, alpha):
-                        log["cuts"] += 1
-                        log["pruned"] += [later["id"] for later in children[index + 1:]]
-                        break
-                    beta = min(beta, v)
-            result = v
-        log["returned"][node["id"]] = result
-        return result
-
-    def chance(node, alpha, beta, depth):
-        children = node["children"]
-        ps = probabilities(node)
-        done = Fraction(0)
-        for index, (child, p) in enumerate(zip(children, ps)):
-            later = sum(ps[index + 1:], Fraction(0))
-            if p == 0:
-                window = (low, high)
-            else:
-                a = (alpha - done - high * later) / p
-                b = (beta - done - low * later) / p
-                window = (max(a, low), min(b, high))
-            v = search(child, *window, depth + 1)
-            done += p * v
-            upper, lower = done + high * later, done + low * later
-            if le(upper, alpha) or le(beta, lower):
-                log["cuts"] += 1
-                log["pruned"] += [skipped["id"] for skipped in children[index + 1:]]
-                return upper if le(upper, alpha) else lower
-        return done
-
-    return search(document["root"], -math.inf, math.inf, 0), log
-
 
 # -- random trees ---------------------------------------------------------------------
 
@@ -236,40 +108,42 @@ def assert_exact(value) -> None:
 @given(documents(evals=True), st.sampled_from(["expectiminimax", "expectimax"]), st.sampled_from([None, 0, 1, 2, 3]))
 def test_expectiminimax_and_expectimax_agree_with_reference(document, algorithm, depth) -> None:
     tree = tree_of(document)
-    expected = reference_values(document, algorithm, depth)
+    game = oracles.read(document)
+    expected = oracles.expectimax(game, depth) if algorithm == "expectimax" else oracles.expectiminimax(game, depth)
     for observer in (None, Recorder()):
         record = solve(tree, algorithm, depth=depth, observer=observer)
-        assert values_by_id(record) == expected
+        assert values_by_id(record) == expected.values
         for value in values_by_id(record).values():
             assert_exact(value)
         best = record.best_move()
-        assert (tree.node_id(best) if best is not None else None) == reference_best_move(document, expected, algorithm)
-        assert record.stats.nodes_visited == len(expected)
-        assert record.pruned == [] and record.stats.cutoffs == 0
-    assert result_document(record)["visit_order"] == list(expected)  # preorder, as the recursion visits
+        assert (tree.node_id(best) if best is not None else None) == oracles.best_move(game, expected)
+        assert record.stats.as_dict() == expected.stats
+        assert record.pruned == []
+    assert result_document(record)["visit_order"] == expected.order  # preorder, as the recursion visits
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents(bounds=True, evals=True), st.booleans(), st.sampled_from([None, None, 1, 2, 3]))
 def test_star1_agrees_with_reference_star1_and_expectiminimax(document, strict, depth) -> None:
     tree = tree_of(document)
+    game = oracles.read(document)
     exact = solve(tree, "expectiminimax", depth=depth)
-    value, log = reference_star1(document, LOW, HIGH, strict=strict, depth_limit=depth)
+    reference = oracles.star1(game, LOW, HIGH, depth, strict=strict)
     recorder = Recorder()
     record = solve(tree, "star1", depth=depth, strict=strict, observer=recorder)
-    assert record.value == value == exact.value
+    assert record.value == reference.value == exact.value
     assert_exact(record.value)
     assert record.stats.leaves_evaluated <= exact.stats.leaves_evaluated
     document_json = result_document(record)
-    assert document_json["visit_order"] == log["visit"]
-    assert document_json["pruned"] == log["pruned"]
-    assert record.stats.cutoffs == log["cuts"] == len(record.cuts)
-    assert values_by_id(record) == log["returned"]
+    assert document_json["visit_order"] == reference.order
+    assert document_json["pruned"] == reference.pruned
+    assert record.stats.cutoffs == reference.stats["cutoffs"] == len(record.cuts)
+    assert values_by_id(record) == reference.values
     # fail-soft: a value outside its entry window bounds the true value on that side
-    true = reference_values(document, depth_limit=depth)
+    true = oracles.expectiminimax(game, depth).values
     windows = {tree.node_id(event.node): (event.alpha, event.beta) for event in recorder.events
                if event.kind in ("call", "leaf")}
-    assert windows == log["window"]
+    assert windows == reference.window
     for name, returned in values_by_id(record).items():
         alpha, beta = windows[name]
         if returned <= alpha:
@@ -287,13 +161,66 @@ def test_star1_agrees_with_reference_star1_and_expectiminimax(document, strict, 
 @given(documents(decimals=True, bounds=True), st.sampled_from(["expectiminimax", "expectimax", "star1"]))
 def test_decimal_trees_give_the_decimal_answer(document, algorithm) -> None:
     tree = tree_of(document)
-    exact = reference_values(document, "expectimax" if algorithm == "expectimax" else "expectiminimax")
+    exact = oracles.expectimax(document) if algorithm == "expectimax" else oracles.expectiminimax(document)
     record = solve(tree, algorithm)
     assert isinstance(record.value, float)
-    assert math.isclose(record.value, float(exact[document["root"]["id"]]), rel_tol=1e-12, abs_tol=1e-12)
-    if algorithm != "star1":  # every node: the exact decimal answer, rounded once
-        for name, value in values_by_id(record).items():
-            assert math.isclose(value, float(exact[name]), rel_tol=1e-12, abs_tol=1e-12)
+    assert record.value == exact.value
+    if algorithm != "star1":  # every node: the exact sum of the decimals as written, rounded once
+        assert values_by_id(record) == exact.values
+
+
+@pytest.mark.parametrize("algorithm", ["expectiminimax", "expectimax", "star1"])
+def test_decimal_expectations_over_thirds_are_exact_until_the_last_rounding(algorithm) -> None:
+    # 1/3*5 + 1/3*(-4.0) + 1/3*(-1) is 0; rounding each 1/3 to 100 digits first gave -3e-100,
+    # and so did an opponent model's 1/3*0.3 + 2/3*(-0.15) (found by test_crosscheck)
+    for text in ("{bounds: [-5, 5], root: {type: chance, children: [5, -4.0, -1]}}",
+                 "{bounds: [-5, 5], root: {type: max, random: 2/3, children: [0.3, -0.6]}}"):
+        value = solve(parse_tree(text), algorithm).value
+        assert value == 0 and isinstance(value, float), (text, value)
+    three = parse_tree("{players: [A, B, C], root: {type: chance, children: [[5, 0, 0], [-4.0, 0, 0], [-1, 0, 0]]}}")
+    assert solve(three, "maxn").value == (0, 0, 0)
+
+
+def test_star1_bounds_take_decimals_as_written() -> None:
+    # after 0.54*4, the coin is worth at most 2.16 + 0.46*5 = 4.46 <= alpha = 4.46: the
+    # hand calculation cuts. In binary floats 2.16 + 2.3000000000000003 > 4.46 and star1
+    # used to search the second child too (found by test_crosscheck).
+    tree = parse_tree('{"bounds": [0, 5], "root": {"type": "max", "children": [4.46, {"type": "chance", '
+                      '"children": [{"p": 0.54, "value": 4}, {"p": 0.46, "value": 5}]}]}}')
+    record = solve(tree, "star1")
+    assert [tree.node_id(node) for node in record.pruned] == ["2.2"]
+    assert record.cuts[tree.index("2")].reason() == "upper=4.46 <= alpha=4.46"
+    # a window that involves a decimal is reported as one, exactly rounded: (4.46 - 5*0.46) / 0.54 = 4
+    assert record.alpha[tree.index("2.1")] == 4.0 and isinstance(record.alpha[tree.index("2.1")], float)
+
+
+def test_star1_keeps_bounds_from_decimals_exact_while_searching() -> None:
+    # the coin's only outcome is MIN's choice, worth -2**70; after its first leaf the coin is
+    # known to be at most 1.0 * 10**30 = alpha: a cut. That bound rounded to a float is
+    # 1e+30 > 10**30, so it used to beat "safe" at the root: best move "coin", value 1e+30
+    # (found by test_crosscheck). Kept exact while searching, it is reported as 1e+30.
+    big, low = 10**30, -(2**70)
+    tree = parse_tree(f'{{"bounds": [{low}, {big}], "root": {{"type": "max", "children": [{{"id": "safe", "value": {big}}}, '
+                      f'{{"id": "coin", "type": "chance", "children": [{{"p": 1.0, "type": "min", "children": [{big}, {low}]}}]}}]}}}}')
+    record = solve(tree, "star1")
+    assert tree.move(record.best_move()) == "safe" and record.value == big and isinstance(record.value, int)
+    assert record.values[tree.index("coin")] == 1e30 and isinstance(record.values[tree.index("coin")], float)
+    assert tree.move(solve(tree, "expectiminimax").best_move()) == "safe"
+
+
+def test_star1_opponent_model_over_an_exact_bound_and_decimals() -> None:
+    # the coin cuts at its last child (upper = 0 <= alpha = L = 0) and returns its exact
+    # bound; the model then averages it with 2.5: this raised TypeError (found by test_crosscheck)
+    tree = parse_tree("{bounds: [0, 10], root: {type: max, random: 1/2, children: "
+                      "[{type: chance, children: [{p: 0.5, value: 0}, {p: 0.5, value: 0}]}, 2.5]}}")
+    assert solve(tree, "star1").value == solve(tree, "expectiminimax").value == 1.875
+
+
+def test_star1_sums_decimal_values_as_written_like_expectiminimax() -> None:
+    # exact probabilities, decimal values: 1/2*5.1 + 1/2*8.7 is 6.9, not the binary
+    # (5.1 + 8.7) / 2 = 6.8999999999999995 star1 used to report (found by test_crosscheck)
+    tree = parse_tree("{bounds: [0, 10], root: {type: chance, children: [{p: 1/2, value: 5.1}, {p: 1/2, value: 8.7}]}}")
+    assert solve(tree, "star1").value == solve(tree, "expectiminimax").value == 6.9
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -345,12 +272,10 @@ def test_decimal_probabilities_stay_decimals(weights, values) -> None:
     total = sum(weights)
     ps = [round(weight / total, 4) for weight in weights]
     ps[-1] = float(round(1 - sum(ps[:-1]), 4))  # decimals that sum to 1 within 1e-9
-    children = [{"p": p, "value": value} for p, value in zip(ps, values)]
-    tree = tree_of({"root": {"type": "chance", "children": children}})
-    record = solve(tree, "expectiminimax")
+    document = {"root": {"type": "chance", "children": [{"p": p, "value": value} for p, value in zip(ps, values)]}}
+    record = solve(tree_of(document), "expectiminimax")
     assert isinstance(record.value, float)
-    exact = sum((Fraction(repr(p)) * value for p, value in zip(ps, values)), Fraction(0))
-    assert record.value == float(exact)  # the decimal sum, rounded once
+    assert record.value == oracles.expectiminimax(document).value  # the decimal sum, rounded once
 
 
 # -- hand-checked answers ------------------------------------------------------------------
@@ -612,18 +537,6 @@ def test_subprocess_solves_a_chance_tree() -> None:
 # -- the shipped mini-backgammon tree -------------------------------------------------------------
 
 
-def reference_value(node, algorithm="expectiminimax") -> Fraction:
-    """A node's value by the textbook recursion, for documents without ids."""
-    if "children" not in node:
-        return number(node["value"])
-    values = [reference_value(child, algorithm) for child in node["children"]]
-    if node["type"] == "chance":
-        return sum((p * v for p, v in zip(probabilities(node), values)), Fraction(0))
-    if node["type"] == "min" and algorithm == "expectimax":
-        return sum(values, Fraction(0)) / len(values)
-    return max(values) if node["type"] == "max" else min(values)
-
-
 def test_shipped_backgammon_mini_is_the_generators_tree_and_solves() -> None:
     import yaml
 
@@ -635,13 +548,13 @@ def test_shipped_backgammon_mini_is_the_generators_tree_and_solves() -> None:
     tree = load_tree(path)
     record = solve(tree)
     assert record.algorithm == "expectiminimax"
-    assert record.value == reference_value(shipped["root"]) == Fraction(51, 4)
+    assert record.value == oracles.expectiminimax(shipped).value == Fraction(51, 4)
     # with a 2, MAX prefers 3->5 (27/2) to bearing off with 4->6 (13)
     two = tree.index("2")
     assert record.values[two] == Fraction(27, 2) and tree.move(record.best_child(two)) == "3->5"
     star = solve(tree, "star1")
     assert star.value == record.value and star.stats.leaves_evaluated <= record.stats.leaves_evaluated
-    assert solve(tree, "expectimax").value == reference_value(shipped["root"], "expectimax")
+    assert solve(tree, "expectimax").value == oracles.expectimax(shipped).value
 
 
 def test_many_outcome_counts_have_no_int64_form_but_an_answer(tmp_path) -> None:

@@ -5,7 +5,6 @@ CI integration (pre-commit hook, GitHub workflow) as shipped."""
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import shlex
@@ -29,7 +28,8 @@ from gametree_cli.errors import ExerciseError
 from gametree_cli.views.check_report import describe_mismatch
 
 from .conftest import ROOT, TREES, shared_or_skip
-from .test_ordering import RefSearch, compact_trees, ref_minimax
+from . import oracles
+from .test_ordering import compact_trees
 
 AIMA = TREES / "aima-5-2.yaml"
 GAMETREE = [sys.executable, "-m", "gametree_cli"]
@@ -179,37 +179,20 @@ def test_pruned_is_a_set_but_visit_order_is_ordered(runner, tmp_path: Path) -> N
 
 
 def reference_answers(document: Any, algorithm: str) -> dict[str, Any]:
-    """What a student who did it right writes, computed here without gametree."""
-    ids = {}
-
-    def walk(node: Any, node_id: str, is_max: bool) -> None:
-        ids[node_id] = ref_minimax(node, is_max)
-        if isinstance(node, list):
-            for position, child in enumerate(node):
-                walk(child, RefSearch.child_id(node_id, position), not is_max)
-
-    walk(document, "root", True)
-    answers: dict[str, Any] = {"value": ids["root"]}
-    if isinstance(document, list):
-        line, node, node_id, is_max = [], document, "root", True
-        while isinstance(node, list):
-            target = ref_minimax(node, is_max)
-            position = next(k for k, child in enumerate(node) if ref_minimax(child, not is_max) == target)
-            node_id = RefSearch.child_id(node_id, position)
-            line.append(node_id)
-            node, is_max = node[position], not is_max
-        answers["best_move"] = line[0]
-        answers["principal_variation"] = line
+    """What a student who did it right writes, computed without gametree (tests/oracles.py)."""
+    game = oracles.read(document)
+    exact = oracles.minimax(game)
+    line = oracles.principal_variation(game, exact)
+    answers: dict[str, Any] = {"value": exact.value, "best_move": line[0], "principal_variation": line}
     if algorithm == "minimax":
-        answers["nodes"] = ids
-        answers["stats"] = {"nodes_visited": len(ids), "cutoffs": 0}
+        answers["nodes"] = exact.values
+        answers["stats"] = {"nodes_visited": len(exact.values), "cutoffs": 0}
         answers["pruned"] = []
     else:
-        search = RefSearch("given")
-        search.search(document, "root", True, -math.inf, math.inf)
+        search = oracles.alphabeta(game)
         answers["pruned"] = search.pruned
-        answers["visit_order"] = search.visited
-        answers["stats"] = {"nodes_visited": len(search.visited), "leaves_evaluated": search.leaves, "cutoffs": search.cutoffs}
+        answers["visit_order"] = search.order
+        answers["stats"] = search.stats
     return answers
 
 
@@ -438,7 +421,7 @@ def test_every_written_key_checks_right(tmp_path_factory, document, algorithm, o
     assert result.exit_code == 0, result.output
     outcome = check_paths([key])[0]
     assert outcome.status == "right", (outcome.mismatches, outcome.error)
-    assert yaml.safe_load(key.read_text())["answers"]["value"] == ref_minimax(document, True)
+    assert yaml.safe_load(key.read_text())["answers"]["value"] == oracles.compact_value(document)
 
 
 # -- real processes, the conformance case, CI as shipped -----------------------------------

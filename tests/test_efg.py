@@ -1,7 +1,7 @@
 """Gambit .efg reading and writing (gametree_cli.formats.efg).
 
-The solver used here is written in this file on purpose: it checks the
-documents read from .efg files without trusting the core algorithms.
+The documents read from .efg files are solved by tests/oracles.py, on
+purpose: the check does not trust the core algorithms.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 
 from gametree_cli.errors import TreeFormatError
 from gametree_cli.formats.efg import read_efg, write_efg
+
+from . import oracles
 
 DATA = Path(__file__).resolve().parent / "data" / "efg"
 SHARED_GAMBIT = Path(__file__).resolve().parents[2] / "shared" / "data" / "gambit"
@@ -114,18 +116,9 @@ def canonical(document: Any) -> tuple[Any, ...]:
     return (title, tuple(players), build(root, root_id, root_id, None, None, True))
 
 
-def solve(node: Any, vectors: bool = False) -> Any:
-    """Expectiminimax (two players) over a document node; recursion is fine for test trees."""
-    if not isinstance(node, dict):
-        return number(node)
-    if "value" in node:
-        return number(node["value"])
-    values = [solve(child) for child in node["children"]]
-    kind = node["type"]
-    if kind == "chance":
-        probabilities = [number(child["p"]) for child in node["children"]]
-        return sum(p * v for p, v in zip(probabilities, values))
-    return max(values) if kind == "max" else min(values)
+def solve(node: Any) -> Any:
+    """The expectiminimax value of a two-player document node."""
+    return oracles.expectiminimax({"root": node}).value
 
 
 def read_fixture(name: str, **options: Any) -> dict[str, Any]:

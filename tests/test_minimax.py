@@ -1,5 +1,5 @@
-"""Minimax and alpha-beta: textbook answers, and agreement with an independent
-recursive implementation (written here, over the raw nested lists) on random trees."""
+"""Minimax and alpha-beta: textbook answers, and agreement with the independent
+recursive implementations of tests/oracles.py (over the raw nested lists) on random trees."""
 
 from __future__ import annotations
 
@@ -15,75 +15,8 @@ from gametree_cli import load_tree, parse_tree, solve
 from gametree_cli.events import Recorder
 from gametree_cli.views.result_json import result_document
 
+from . import oracles
 from .conftest import TREES
-
-# -- an independent implementation, straight from the textbook --------------------
-
-
-def reference_minimax(node, is_max=True):
-    if not isinstance(node, list):
-        return node
-    values = [reference_minimax(child, not is_max) for child in node]
-    return max(values) if is_max else min(values)
-
-
-def reference_alphabeta(node, path="root", is_max=True, alpha=-math.inf, beta=math.inf, log=None, *,
-                        variant="soft", strict=False):
-    """AIMA's ALPHA-BETA (fail-soft) or the fail-hard course form; logs visits and prunes.
-
-    Ids follow the contract's default rule for an unnamed root ("1", "1.2", ...).
-    """
-    log["visit"].append(path)
-    if not isinstance(node, list):
-        log["values"][path] = node
-        return node
-    prefix = "" if path == "root" else path + "."
-    if variant == "soft":
-        v = -math.inf if is_max else math.inf
-        for index, child in enumerate(node):
-            result = reference_alphabeta(child, f"{prefix}{index + 1}", not is_max, alpha, beta, log,
-                                         variant=variant, strict=strict)
-            if is_max:
-                v = max(v, result)
-                if (v > beta) if strict else (v >= beta):
-                    log["cuts"] += 1
-                    log["pruned"] += [f"{prefix}{later + 1}" for later in range(index + 1, len(node))]
-                    break
-                alpha = max(alpha, v)
-            else:
-                v = min(v, result)
-                if (v < alpha) if strict else (v <= alpha):
-                    log["cuts"] += 1
-                    log["pruned"] += [f"{prefix}{later + 1}" for later in range(index + 1, len(node))]
-                    break
-                beta = min(beta, v)
-        log["values"][path] = v
-        return v
-    for index, child in enumerate(node):
-        result = reference_alphabeta(child, f"{prefix}{index + 1}", not is_max, alpha, beta, log,
-                                     variant=variant, strict=strict)
-        if is_max:
-            alpha = max(alpha, result)
-            if (alpha > beta) if strict else (alpha >= beta):
-                log["cuts"] += 1
-                log["pruned"] += [f"{prefix}{later + 1}" for later in range(index + 1, len(node))]
-                log["values"][path] = beta
-                return beta
-        else:
-            beta = min(beta, result)
-            if (beta < alpha) if strict else (beta <= alpha):
-                log["cuts"] += 1
-                log["pruned"] += [f"{prefix}{later + 1}" for later in range(index + 1, len(node))]
-                log["values"][path] = alpha
-                return alpha
-    value = alpha if is_max else beta
-    log["values"][path] = value
-    return value
-
-
-def count_nodes(node) -> int:
-    return 1 + sum(count_nodes(child) for child in node) if isinstance(node, list) else 1
-
 
 def game_trees(max_leaves: int = 40):
     """Random compact trees: nested lists of small integers (many ties)."""
@@ -200,18 +133,18 @@ def test_deep_chain_solves_without_recursion(tmp_path: Path) -> None:
 @given(game_trees())
 def test_alphabeta_agrees_with_reference(raw) -> None:
     tree = parse_tree(json.dumps(raw))
-    assert solve(tree, "minimax").value == reference_minimax(raw)
+    assert solve(tree, "minimax").value == oracles.compact_value(raw)
     for variant in ("soft", "hard"):
         for strict in (False, True):
-            log = {"visit": [], "pruned": [], "values": {}, "cuts": 0}
-            expected = reference_alphabeta(raw, log=log, variant=variant, strict=strict)
+            expected = oracles.alphabeta(raw, variant=variant, strict=strict)
             record = solve(tree, "alphabeta", variant=variant, strict=strict)
             document = result_document(record)
-            assert record.value == expected == reference_minimax(raw)
-            assert document["visit_order"] == log["visit"]
-            assert document["pruned"] == log["pruned"]
-            assert document["stats"]["cutoffs"] == log["cuts"]
-            assert {name: entry["value"] for name, entry in document["nodes"].items() if entry["visited"]} == log["values"]
+            assert record.value == expected.value == oracles.compact_value(raw)
+            assert document["visit_order"] == expected.order
+            assert document["pruned"] == expected.pruned
+            assert document["stats"]["cutoffs"] == expected.stats["cutoffs"]
+            assert {name: entry["value"] for name, entry in document["nodes"].items() if entry["visited"]} == \
+                {name: oracles.to_json(value) for name, value in expected.values.items()}
 
 
 @settings(max_examples=200, deadline=None)
@@ -241,27 +174,16 @@ def test_minimax_walk_with_events_agrees_with_sweep(raw) -> None:
     assert [event.node for event in recorder.events if event.kind in ("call", "leaf")] == swept.visit_order()
 
 
-def perfectly_ordered(branching: int, depth: int, start: int = 0, is_max: bool = True):
+def perfectly_ordered(branching: int, depth: int):
     """A uniform tree with distinct leaves whose first child is always the best one."""
     import random
 
     rng = random.Random(branching * 100 + depth)
 
-    def build(level: int, maximizing: bool):
-        if level == depth:
-            return rng.random()
-        children = [build(level + 1, not maximizing) for _ in range(branching)]
-        children.sort(key=reference_minimax_float(not maximizing), reverse=maximizing)
-        return children
+    def build(level: int):
+        return rng.random() if level == depth else [build(level + 1) for _ in range(branching)]
 
-    return build(0, is_max)
-
-
-def reference_minimax_float(is_max):
-    def key(node):
-        return reference_minimax(node, is_max)
-
-    return key
+    return oracles.best_first(build(0))
 
 
 @pytest.mark.parametrize("branching, depth", [(2, 1), (2, 4), (3, 3), (3, 4), (4, 5), (5, 2), (2, 7)])
@@ -270,7 +192,7 @@ def test_knuth_moore_minimal_tree_on_perfect_ordering(branching: int, depth: int
     record = solve(parse_tree(json.dumps(raw)), "alphabeta")
     expected = branching ** math.ceil(depth / 2) + branching ** math.floor(depth / 2) - 1
     assert record.stats.leaves_evaluated == expected
-    assert record.value == reference_minimax(raw)
+    assert record.value == oracles.compact_value(raw)
 
 
 # -- typed trees with evals, under depth limits ------------------------------------
@@ -291,26 +213,11 @@ def typed_trees():
     return st.recursive(leaf, inner, max_leaves=25)
 
 
-def reference_depth_minimax(node, depth_left, inherited_max=None):
-    """Minimax with the contract's alternation rule and a depth limit, written independently."""
-    if "children" not in node:
-        return node["value"]
-    if node.get("type"):
-        is_max = node["type"] == "max"
-    else:
-        is_max = True if inherited_max is None else not inherited_max
-    if depth_left == 0:
-        return node["eval"]
-    values = [reference_depth_minimax(child, None if depth_left is None else depth_left - 1, is_max)
-              for child in node["children"]]
-    return max(values) if is_max else min(values)
-
-
 @settings(max_examples=150, deadline=None)
 @given(typed_trees(), st.sampled_from([None, 0, 1, 2, 3]))
 def test_typed_trees_under_depth_limits(raw, depth) -> None:
     tree = parse_tree(json.dumps({"root": raw}))
-    expected = reference_depth_minimax(raw, depth)
+    expected = oracles.minimax({"root": raw}, depth).value
     assert solve(tree, "minimax", depth=depth).value == expected
     for variant in ("soft", "hard"):
         assert solve(tree, "alphabeta", depth=depth, variant=variant).value == expected

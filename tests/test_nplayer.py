@@ -1,8 +1,8 @@
 """Max-n, shallow pruning and paranoid search (issue 4).
 
-Hand-checked textbook answers, and agreement with independent recursive
-implementations written here over the raw tree documents (not our code) on
-many random trees.
+Hand-checked textbook answers, and agreement with the independent recursive
+implementations of tests/oracles.py over the raw tree documents (not our
+code) on many random trees.
 """
 
 from __future__ import annotations
@@ -28,151 +28,10 @@ from gametree_cli.views.annotated import render_result, value_text
 from gametree_cli.views.result_json import result_document
 from gametree_cli.views.trace import TraceFormatter
 
+from . import oracles
 from .conftest import ROOT, TREES, shared_or_skip
 
 RULES = ("left", "right", "paranoid", "altruistic")
-
-# -- independent reference implementations, over the raw documents -----------------
-
-
-def n_players(document):
-    return len(document["players"])
-
-
-def player_of(node, inherited, n):
-    """The contract's rule: the given player, else the one after the nearest decision ancestor's."""
-    given = node.get("player")
-    if isinstance(given, str):
-        return int(given[1:])
-    if given is not None:
-        return given
-    return 0 if inherited is None else (inherited + 1) % n
-
-
-def is_leaf(node):
-    return "value" in node
-
-
-def prefers(new, best, who, rule, root):
-    """Does the player to move (``who``) take ``new`` over ``best``? The tie rules, spelled out."""
-    if new[who] != best[who]:
-        return new[who] > best[who]
-    if rule == "right":
-        return True
-    if rule == "paranoid":
-        return new[root] < best[root]
-    if rule == "altruistic":
-        return new[root] > best[root]
-    return False
-
-
-def reference_root_player(document):
-    root = document["root"]
-    if is_leaf(root) or root.get("type") == "chance":
-        return 0
-    return player_of(root, None, n_players(document))
-
-
-def reference_maxn(document, rule="left", depth_limit=None):
-    """Plain recursive max-n: returns {id: value vector} of every node searched."""
-    n, root = n_players(document), reference_root_player(document)
-    values = {}
-
-    def visit(node, inherited, depth):
-        if is_leaf(node):
-            result = tuple(node["value"])
-        elif depth == depth_limit:
-            result = tuple(node["eval"])
-        elif node.get("type") == "chance":
-            children = node["children"]
-            weights = [Fraction(child["p"]) if "p" in child else Fraction(1, len(children)) for child in children]
-            found = [visit(child, inherited, depth + 1) for child in children]
-            result = tuple(sum(w * vector[i] for w, vector in zip(weights, found)) for i in range(n))
-        else:
-            who = player_of(node, inherited, n)
-            result = None
-            for child in node["children"]:
-                value = visit(child, who, depth + 1)
-                if result is None or prefers(value, result, who, rule, root):
-                    result = value
-        values[node["id"]] = result
-        return result
-
-    visit(document["root"], None, 0)
-    return values
-
-
-def reference_shallow(document, total, rule="left", depth_limit=None):
-    """Korf's shallow pruning exactly as the course pseudo-code has it.
-
-    Returns (root value, ids in visit order, pruned ids, number of cut-offs).
-    """
-    n, root = n_players(document), reference_root_player(document)
-    visited, pruned, cutoffs = [], [], [0]
-
-    def cut(best, who, bound):
-        return best[who] >= bound if rule == "left" else best[who] > bound
-
-    def search(node, inherited, bound, depth):
-        visited.append(node["id"])
-        if is_leaf(node):
-            return tuple(node["value"])
-        if depth == depth_limit:
-            return tuple(node["eval"])
-        who = player_of(node, inherited, n)
-        children = node["children"]
-        best = search(children[0], who, total, depth + 1)
-        for position in range(1, len(children)):
-            if cut(best, who, bound):
-                cutoffs[0] += 1
-                pruned.extend(child["id"] for child in children[position:])
-                return best
-            child = children[position]
-            same = not is_leaf(child) and player_of(child, who, n) == who
-            current = search(child, who, total if same else total - best[who], depth + 1)
-            if prefers(current, best, who, rule, root):
-                best = current
-        return best
-
-    value = search(document["root"], None, total, 0)
-    return value, visited, pruned, cutoffs[0]
-
-
-def reference_paranoid(document, depth_limit=None):
-    """Two-player minimax on the root player's component: the root player is max,
-    every other player, merged into one coalition, is min. Returns {id: value}."""
-    n, root = n_players(document), reference_root_player(document)
-    values = {}
-
-    def visit(node, inherited, depth):
-        if is_leaf(node):
-            result = node["value"][root]
-        elif depth == depth_limit:
-            result = node["eval"][root]
-        else:
-            who = player_of(node, inherited, n)
-            found = [visit(child, who, depth + 1) for child in node["children"]]
-            result = max(found) if who == root else min(found)
-        values[node["id"]] = result
-        return result
-
-    visit(document["root"], None, 0)
-    return values
-
-
-def two_player_document(document):
-    """The same tree written as a two-player file: root player's nodes max, others min."""
-    n, root = n_players(document), reference_root_player(document)
-
-    def convert(node, inherited):
-        if is_leaf(node):
-            return {"id": node["id"], "value": node["value"][root]}
-        who = player_of(node, inherited, n)
-        return {"id": node["id"], "type": "max" if who == root else "min", "eval": node["eval"][root],
-                "children": [convert(child, who) for child in node["children"]]}
-
-    return {"root": convert(document["root"], None)}
-
 
 # -- random trees ------------------------------------------------------------------
 
@@ -233,9 +92,9 @@ def by_id(record):
 @given(nplayer_documents(chance=True), st.sampled_from(RULES), st.sampled_from([None, None, 0, 1, 2]))
 def test_maxn_agrees_with_reference(document, rule, depth):
     tree = load(document)
-    expected = reference_maxn(document, rule, depth)
+    expected = oracles.maxn(document, rule, depth)
     record = solve(tree, "maxn", depth=depth, ties=rule)
-    assert by_id(record) == expected
+    assert by_id(record) == expected.values
     walked = solve(tree, "maxn", depth=depth, ties=rule, observer=Recorder())
     assert walked.values == record.values
     assert walked.principal_variation() == record.principal_variation()
@@ -246,13 +105,13 @@ def test_maxn_agrees_with_reference(document, rule, depth):
 def test_shallow_follows_the_course_pseudocode_and_equals_maxn(document, rule, depth):
     tree = load(document)
     total = document["sum"]
-    value, visited, pruned, cutoffs = reference_shallow(document, total, rule, depth)
+    expected = oracles.shallow(document, total, rule, depth)
     record = solve(tree, "shallow", depth=depth, ties=rule)
     ids = tree.ids()
-    assert record.value == value
-    assert [ids[node] for node in record.visit_order()] == visited
-    assert [ids[node] for node in record.pruned] == pruned
-    assert record.stats.cutoffs == cutoffs
+    assert record.value == expected.value
+    assert [ids[node] for node in record.visit_order()] == expected.order
+    assert [ids[node] for node in record.pruned] == expected.pruned
+    assert record.stats.as_dict() == expected.stats
     exhaustive = solve(tree, "maxn", depth=depth, ties=rule)
     assert record.value == exhaustive.value
     assert set(record.visit_order()) <= set(exhaustive.visit_order())
@@ -264,11 +123,11 @@ def test_shallow_follows_the_course_pseudocode_and_equals_maxn(document, rule, d
 def test_paranoid_is_minimax_for_the_root_player_against_the_coalition(document, depth):
     tree = load(document)
     record = solve(tree, "paranoid", depth=depth)
-    assert record.value == reference_paranoid(document, depth)[document["root"]["id"]]
-    root = reference_root_player(document)
+    assert record.value == oracles.paranoid(document, depth, exhaustive=True).value
+    root = oracles.read(document).root_player()
     assert record.value <= solve(tree, "maxn", depth=depth).value[root]
     # the same pruning as alpha-beta on the tree written as a two-player file
-    twin = solve(build_tree(two_player_document(document)), "alphabeta", depth=depth)
+    twin = solve(build_tree(oracles.to_document(oracles.paranoid_game(document))), "alphabeta", depth=depth)
     assert record.values == twin.values
     assert record.pruned == twin.pruned
     assert record.stats.as_dict() == twin.stats.as_dict()
@@ -283,7 +142,7 @@ def test_paranoid_best_moves_are_the_exactly_equal_root_moves(document):
     if tree.count[0] == 0:
         assert moves == []
         return
-    exact = reference_paranoid(document)
+    exact = oracles.paranoid(document, exhaustive=True).values
     # the root is the root player's own node: every child worth the root's value is as good
     assert moves == [child["id"] for child in document["root"]["children"] if exact[child["id"]] == record.value]
 
@@ -373,6 +232,15 @@ root:
     assert record.values[tree.index("1")] == (Fraction(1, 3), Fraction(10, 3), 1)
     assert record.value == (1, 1, 1)  # A: 1 beats the expectation's 1/3
     assert result_document(record)["nodes"]["1"]["value"] == ["1/3", "10/3", 1]
+
+
+def test_chance_nodes_sum_decimals_as_written():
+    # as a two-player chance node does: 0.1*1 + 0.2*2 + 0.7*3 is 2.6, not the binary
+    # 2.5999999999999996 max-n used to report (found by test_crosscheck)
+    tree = parse_tree("{players: [A, B, C], root: {type: chance, children: "
+                      "[{p: 0.1, value: [1, 0, 0]}, {p: 0.2, value: [2, 0, 0]}, {p: 0.7, value: [3, 0, 0]}]}}")
+    for observer in (None, Recorder()):
+        assert solve(tree, "maxn", observer=observer).value == (2.6, 0, 0)
 
 
 def test_paranoid_best_moves_need_exact_values():

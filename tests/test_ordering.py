@@ -1,6 +1,6 @@
-"""``--order given|best|worst``: checked against a plain recursive alpha-beta
-written here over the raw nested-list document, Knuth–Moore's minimal tree
-under the best order, and a tree built so that the worst order prunes nothing."""
+"""``--order given|best|worst``: checked against the plain recursive alpha-beta
+of tests/oracles.py over the raw nested-list document, Knuth–Moore's minimal
+tree under the best order, and a tree built so that the worst order prunes nothing."""
 
 from __future__ import annotations
 
@@ -23,81 +23,8 @@ from gametree_cli.errors import AlgorithmError
 from gametree_cli.views.annotated import annotated_tree, render_result
 from gametree_cli.views.result_json import result_document
 
+from . import oracles
 from .conftest import ROOT
-
-
-# -- the independent reference ------------------------------------------------
-
-
-def ref_minimax(node: Any, is_max: bool) -> Any:
-    if not isinstance(node, list):
-        return node
-    values = [ref_minimax(child, not is_max) for child in node]
-    return max(values) if is_max else min(values)
-
-
-def ref_order(node: list, is_max: bool, order: str) -> list[int]:
-    if order == "given":
-        return list(range(len(node)))
-    values = [ref_minimax(child, not is_max) for child in node]
-    highest_first = is_max == (order == "best")
-    if highest_first:
-        return sorted(range(len(node)), key=lambda i: -values[i])
-    return sorted(range(len(node)), key=lambda i: values[i])
-
-
-class RefSearch:
-    """Textbook fail-soft alpha-beta (AIMA fig. 5.7), recursive, over nested lists."""
-
-    def __init__(self, order: str) -> None:
-        self.order = order
-        self.leaves = 0
-        self.visited: list[str] = []
-        self.cutoffs = 0
-        self.pruned: list[str] = []
-
-    @staticmethod
-    def child_id(parent_id: str, position: int) -> str:
-        return str(position + 1) if parent_id == "root" else f"{parent_id}.{position + 1}"
-
-    def search(self, node: Any, node_id: str, is_max: bool, alpha: float, beta: float) -> Any:
-        self.visited.append(node_id)
-        if not isinstance(node, list):
-            self.leaves += 1
-            return node
-        v = -math.inf if is_max else math.inf
-        positions = ref_order(node, is_max, self.order)
-        for k, position in enumerate(positions):
-            result = self.search(node[position], self.child_id(node_id, position), not is_max, alpha, beta)
-            if is_max:
-                v = max(v, result)
-                if v >= beta:
-                    self.cutoffs += 1
-                    self.pruned += [self.child_id(node_id, p) for p in positions[k + 1 :]]
-                    return v
-                alpha = max(alpha, v)
-            else:
-                v = min(v, result)
-                if v <= alpha:
-                    self.cutoffs += 1
-                    self.pruned += [self.child_id(node_id, p) for p in positions[k + 1 :]]
-                    return v
-                beta = min(beta, v)
-        return v
-
-
-def tree_order_ids(document: Any) -> list[str]:
-    """Every id in depth-first, left-to-right order (the contract's 'tree order')."""
-    out: list[str] = []
-
-    def walk(node: Any, node_id: str) -> None:
-        out.append(node_id)
-        if isinstance(node, list):
-            for position, child in enumerate(node):
-                walk(child, RefSearch.child_id(node_id, position))
-
-    walk(document, "root")
-    return out
 
 
 def uniform(branching: int, depth: int, leaf: Any) -> Any:
@@ -121,16 +48,12 @@ compact_trees = st.recursive(
 def test_every_order_matches_the_reference(document: Any, order: str) -> None:
     tree = parse_tree(json.dumps(document), fmt="json")
     record = solve(tree, "alphabeta", order=order)
-    reference = RefSearch(order)
-    value = reference.search(document, "root", True, -math.inf, math.inf)
+    reference = oracles.alphabeta(document, order=order)
     ids = tree.ids()
-    assert record.value == value == ref_minimax(document, True)
-    assert [ids[node] for node in record.visit_order()] == reference.visited
-    rank = {node_id: k for k, node_id in enumerate(tree_order_ids(document))}
-    assert [ids[node] for node in record.pruned] == sorted(reference.pruned, key=rank.__getitem__)
-    assert record.stats.leaves_evaluated == reference.leaves
-    assert record.stats.nodes_visited == len(reference.visited)
-    assert record.stats.cutoffs == reference.cutoffs
+    assert record.value == reference.value == oracles.compact_value(document)
+    assert [ids[node] for node in record.visit_order()] == reference.order
+    assert [ids[node] for node in record.pruned] == reference.pruned  # in tree order
+    assert record.stats.as_dict() == reference.stats
     assert record.options["order"] == order
 
 
@@ -165,7 +88,7 @@ def test_best_order_reaches_the_minimal_tree(branching: int, depth: int, seed: i
     record = solve(tree, "alphabeta", order="best")
     minimal = branching ** math.ceil(depth / 2) + branching ** (depth // 2) - 1
     assert record.stats.leaves_evaluated == minimal
-    assert record.value == ref_minimax(document, True)
+    assert record.value == oracles.compact_value(document)
 
 
 def test_best_order_minimal_tree_textbook_sizes() -> None:
@@ -212,7 +135,7 @@ def test_worst_order_prunes_nothing_on_a_tree_built_so(branching: int, depth: in
     assert worst.stats.cutoffs == 0
     assert worst.stats.leaves_evaluated == branching**depth
     assert worst.stats.nodes_visited == len(tree)
-    assert worst.value == ref_minimax(document, True)
+    assert worst.value == oracles.compact_value(document)
     if depth >= 2:  # the same tree is not unprunable: the best order cuts it down
         best = solve(tree, "alphabeta", order="best")
         assert best.stats.leaves_evaluated < branching**depth

@@ -15,7 +15,6 @@ from __future__ import annotations
 import importlib
 import io
 import json
-import math
 import subprocess
 import sys
 from fractions import Fraction
@@ -40,6 +39,8 @@ from gametree_cli.numeric import LazyValues
 from gametree_cli.views.result_json import result_document, write_result
 from gametree_cli.views import result_stream, tree_order
 from gametree_cli.views.result_stream import write_record
+
+from . import oracles
 
 minimax_module = importlib.import_module("gametree_cli.algorithms.minimax")
 
@@ -155,48 +156,6 @@ def general_build_error(text):
     raise AssertionError("valid")
 
 
-# -- an independent textbook implementation over the raw document ------------------------
-
-
-def _number(raw):
-    if isinstance(raw, str):
-        return Fraction(raw)
-    return raw
-
-
-def reference_values(document, depth_limit=None, averaged_min=False):
-    """id -> value, by plain recursion over the document (EXPECTIMINIMAX; max/min alternate when untyped)."""
-    values = {}
-
-    def visit(raw, name, depth, above):
-        if isinstance(raw, dict) and "children" not in raw:
-            raw = raw["value"]
-        if not isinstance(raw, (dict, list)):
-            values[name] = _number(raw)
-            return values[name]
-        children = raw["children"] if isinstance(raw, dict) else raw
-        kind = raw.get("type") if isinstance(raw, dict) else None
-        if kind is None:
-            kind = "min" if above == "max" else "max"
-        decider = kind if kind in ("max", "min") else above
-        if depth == depth_limit:
-            values[name] = _number(raw["eval"])
-            return values[name]
-        prefix = "" if name == "root" else name + "."
-        results = [visit(child, f"{prefix}{index + 1}", depth + 1, decider) for index, child in enumerate(children)]
-        if kind == "chance" or (averaged_min and kind == "min"):
-            given = [child.get("p") if isinstance(child, dict) else None for child in children]
-            shares = [Fraction(p) for p in given] if given[0] is not None else [Fraction(1, len(results))] * len(results)
-            value = sum(r * share for r, share in zip(results, shares))
-        else:
-            value = max(results) if kind == "max" else min(results)
-        values[name] = value
-        return value
-
-    visit(document["root"], "root", 0, None)
-    return values
-
-
 def record_by_id(record):
     ids = record.tree.ids()
     return {ids[node]: value for node, value in enumerate(record.values) if value is not None}
@@ -219,7 +178,7 @@ def test_numpy_sweep_matches_the_textbook_and_the_python_search(document, depth_
         if fast is None:  # decimals under a chance node (exact decimal sums), or expectimax: Python path
             assert chance or averaged
             continue
-        expected = reference_values(document, depth_limit, averaged)
+        expected = oracles.expectiminimax(document, depth_limit, averaged_min=averaged).values
         got = record_by_id(fast)
         assert got == expected
         assert {key: type(value) for key, value in got.items()} == {
@@ -261,32 +220,6 @@ def test_sweep_keeps_exact_fractions_and_refuses_what_int64_cannot_hold():
 # -- alpha-beta: the quiet loop ---------------------------------------------------------------
 
 
-def reference_alphabeta(raw, name="root", is_max=True, alpha=-math.inf, beta=math.inf, log=None):
-    """AIMA's fail-soft ALPHA-BETA over the raw nested lists; logs visits and pruned ids."""
-    log["visit"].append(name)
-    if not isinstance(raw, list):
-        return raw
-    prefix = "" if name == "root" else name + "."
-    v = -math.inf if is_max else math.inf
-    for index, child in enumerate(raw):
-        result = reference_alphabeta(child, f"{prefix}{index + 1}", not is_max, alpha, beta, log)
-        if is_max:
-            v = max(v, result)
-            if v >= beta:
-                log["pruned"] += [f"{prefix}{later + 1}" for later in range(index + 1, len(raw))]
-                log["cuts"] += 1
-                return v
-            alpha = max(alpha, v)
-        else:
-            v = min(v, result)
-            if v <= alpha:
-                log["pruned"] += [f"{prefix}{later + 1}" for later in range(index + 1, len(raw))]
-                log["cuts"] += 1
-                return v
-            beta = min(beta, v)
-    return v
-
-
 nested = st.recursive(st.integers(-20, 20), lambda inner: st.lists(inner, min_size=1, max_size=4), max_leaves=60)
 
 
@@ -295,13 +228,12 @@ nested = st.recursive(st.integers(-20, 20), lambda inner: st.lists(inner, min_si
 def test_quiet_alphabeta_matches_the_textbook(raw):
     tree = parse_tree(json.dumps(raw))
     record = solve(tree, "alphabeta")
-    log = {"visit": [], "pruned": [], "cuts": 0}
-    value = reference_alphabeta(raw, log=log)
+    expected = oracles.alphabeta(raw)
     ids = tree.ids()
-    assert record.value == value
-    assert [ids[node] for node in record.visit_order()] == log["visit"]
-    assert [ids[node] for node in record.pruned] == log["pruned"]
-    assert record.stats.cutoffs == log["cuts"]
+    assert record.value == expected.value
+    assert [ids[node] for node in record.visit_order()] == expected.order
+    assert [ids[node] for node in record.pruned] == expected.pruned
+    assert record.stats.as_dict() == expected.stats
 
 
 @SETTINGS

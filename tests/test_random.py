@@ -1,13 +1,12 @@
 """`gametree random`: reproducible, the requested shape, and every tree it
-makes solves with every algorithm that fits it (checked against plain
-recursive references written here over the raw document)."""
+makes solves with every algorithm that fits it (checked against the plain
+recursive references of tests/oracles.py over the raw document)."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,8 @@ from gametree_cli.formats.document_writer import document_to_json
 from gametree_cli.generate.random_tree import RandomTreeSpec, random_tree, tree_size
 from gametree_cli.model import CHANCE, LEAF, MAX, MIN, PLAYER
 
+from . import oracles
+
 GAMETREE = [sys.executable, "-m", "gametree_cli"]
 
 specs = st.builds(
@@ -37,7 +38,7 @@ specs = st.builds(
 ).filter(lambda spec: not (spec.chance and spec.players > 2))
 
 
-# -- independent references over the raw document ---------------------------------
+# -- what the generator promises ----------------------------------------------------
 
 
 def level_kind(spec: RandomTreeSpec, level: int) -> tuple[str, int]:
@@ -52,37 +53,10 @@ def level_kind(spec: RandomTreeSpec, level: int) -> tuple[str, int]:
     return "player", decision % spec.players
 
 
-def children_of(node: Any) -> list[Any] | None:
-    if isinstance(node, dict):
-        return node.get("children")
-    if isinstance(node, list) and node and isinstance(node[0], (list, dict)):
-        return node  # a compact subtree
-    return None
-
-
-def leaf_of(node: Any) -> Any:
-    return node["value"] if isinstance(node, dict) else node
-
-
-def reference_value(spec: RandomTreeSpec, node: Any, level: int = 0) -> Any:
-    """Minimax / expectiminimax / max-n (first child on a tie), recursive and exact."""
-    children = children_of(node)
-    if children is None:
-        value = leaf_of(node)
-        return tuple(value) if isinstance(value, list) else Fraction(value)
-    values = [reference_value(spec, child, level + 1) for child in children]
-    kind, who = level_kind(spec, level)
-    if kind == "chance":
-        return sum(Fraction(child["p"]) * value for child, value in zip(children, values))
-    if kind == "max":
-        return max(values)
-    if kind == "min":
-        return min(values)
-    best = values[0]
-    for value in values[1:]:
-        if value[who] > best[who]:
-            best = value
-    return best
+def reference_value(document: Any) -> Any:
+    """Minimax / expectiminimax / max-n (first child on a tie) by the oracles."""
+    game = oracles.read(document)
+    return (oracles.maxn(game) if game.nplayer else oracles.expectiminimax(game)).value
 
 
 # -- reproducible -------------------------------------------------------------------
@@ -164,7 +138,7 @@ def test_a_uniform_textbook_tree() -> None:
 def test_every_fitting_algorithm_solves_every_random_tree(spec: RandomTreeSpec) -> None:
     document = random_tree(spec)
     tree = build_tree(document)
-    expected = reference_value(spec, document["root"])
+    expected = reference_value(document)
     fitting = fitting_algorithms(tree)
     assert fitting, "no algorithm fits a generated tree"
     exact = {"minimax", "alphabeta", "expectiminimax", "star1", "maxn", "shallow"}
@@ -172,8 +146,7 @@ def test_every_fitting_algorithm_solves_every_random_tree(spec: RandomTreeSpec) 
         record = solve(tree, name)
         assert record.value is not None
         if name in exact:  # these compute the game's value: the reference's
-            got = record.value
-            assert (tuple(Fraction(part) for part in got) if isinstance(got, tuple) else got) == expected, name
+            assert record.value == expected, name
     if spec.players <= 2 and not spec.chance:
         assert {"minimax", "alphabeta"} <= set(fitting)
     if spec.chance and spec.depth and "expectiminimax" in ALGORITHMS:
@@ -184,7 +157,7 @@ def test_a_generated_file_solves_from_the_command_line(runner, tmp_path: Path) -
     path = tmp_path / "r.yaml"
     result = runner.invoke(app, ["random", "-d", "3", "-b", "3", "--seed", "5", "-o", str(path)])
     assert result.exit_code == 0, result.output
-    expected = reference_value(RandomTreeSpec(3, (3, 3), 5), yaml.safe_load(path.read_text())["root"])
+    expected = reference_value(yaml.safe_load(path.read_text()))
     solved = runner.invoke(app, ["solve", str(path), "--format", "json"])
     assert json.loads(solved.stdout)["value"] == expected
     assert solve(load_tree(path), "minimax").value == expected

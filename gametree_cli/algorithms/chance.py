@@ -22,7 +22,7 @@ here, generalised to unequal probabilities).
 
 from __future__ import annotations
 
-from decimal import Context, Decimal
+from decimal import Context, Decimal, Inexact
 from fractions import Fraction
 from math import lcm
 from typing import TYPE_CHECKING, Iterable, Sequence
@@ -98,32 +98,52 @@ def chance_weights(probabilities: Sequence[Number]) -> tuple[int, list[Number]]:
     return scale, [p.numerator * (scale // p.denominator) for p in probabilities]  # type: ignore[union-attr]
 
 
-#: 100 significant digits: sums of products of 17-digit decimals are exact, a
-#: fraction such as a uniform 1/3 is carried far below a float's precision, and
-#: the one rounding that matters is the last one, to a float.
+#: 100 significant digits, and a rounding is an error (Inexact is trapped): the
+#: sums below are exact or not taken in Decimal at all.
+_EXACT = Context(prec=100, traps=[Inexact])
+#: the one division by the common denominator, carried far below a float's precision
 _DECIMALS = Context(prec=100)
 
 
 def _decimal_sum(pairs: list[tuple[Number, Number]]) -> float:
     """``sum(p * v)`` over the decimals the floats print as, rounded once to a float.
 
-    C-implemented ``Decimal`` arithmetic: several times faster than ``Fraction``.
+    Exact until that rounding: every number is a numerator (an integer, or the
+    decimal a float prints as) over an integer denominator (a Fraction's own,
+    else 1), the products are added over their common denominator, and only
+    then divided. A uniform 1/3 of 5, -4.0 and -1 is 0.0, not the -3e-100 that
+    rounding each 1/3 to 100 digits gives. C-implemented ``Decimal`` arithmetic
+    is several times faster than ``Fraction``; when the digits do not fit (huge
+    integers), Fractions do it.
     """
-    add, multiply = _DECIMALS.add, _DECIMALS.multiply
-    total = Decimal(0)
+    common = 1
     for p, v in pairs:
-        total = add(total, multiply(_decimal(p), _decimal(v)))
-    return float(total)
+        common = lcm(common, _denominator(p) * _denominator(v))
+    try:
+        add, multiply = _EXACT.add, _EXACT.multiply
+        total = Decimal(0)
+        for p, v in pairs:
+            term = multiply(_numerator(p), _numerator(v))
+            spread = common // (_denominator(p) * _denominator(v))
+            total = add(total, term if spread == 1 else multiply(term, Decimal(spread)))
+        return float(total if common == 1 else _DECIMALS.divide(total, Decimal(common)))
+    except Inexact:
+        exact = sum((_as_written(p) * _as_written(v) for p, v in pairs), Fraction(0))
+        return float(exact)  # type: ignore[arg-type]
 
 
-def _decimal(number: Number) -> Decimal:
-    """A float as the decimal it prints as (``0.1`` is 1/10, not 0.1000000000000000055...)."""
-    kind = number.__class__
-    if kind is float:
+def _numerator(number: Number) -> Decimal:
+    """A number's numerator as a Decimal: a float as the decimal it prints as
+    (``0.1`` is 1/10, not 0.1000000000000000055...)."""
+    if number.__class__ is float:
         return Decimal(repr(number))
-    if kind is Fraction:
-        return _DECIMALS.divide(Decimal(number.numerator), Decimal(number.denominator))  # type: ignore[union-attr]
+    if isinstance(number, Fraction):  # Star1's exact bounds too
+        return Decimal(number.numerator)
     return Decimal(number)  # type: ignore[arg-type]
+
+
+def _denominator(number: Number) -> int:
+    return number.denominator if isinstance(number, Fraction) else 1
 
 
 def uniform_mean(values: Sequence[Number]) -> Number:
@@ -144,9 +164,7 @@ def mix(share: Number, optimal: Number, mean: Number) -> Number:
     if share == 1:
         return mean
     if share.__class__ is float or optimal.__class__ is float or mean.__class__ is float:
-        keep = _DECIMALS.subtract(Decimal(1), _decimal(share))
-        return float(_DECIMALS.add(_DECIMALS.multiply(keep, _decimal(optimal)),
-                                   _DECIMALS.multiply(_decimal(share), _decimal(mean))))
+        return _decimal_sum([(1 - _as_written(share), optimal), (share, mean)])  # type: ignore[operator]
     return normalize((1 - share) * optimal + share * mean)
 
 
@@ -317,7 +335,7 @@ def _expect_walk(tree: Tree, depth_limit: int | None, emit: Observer, averaged_m
 # -- Star1 ------------------------------------------------------------------------
 
 # frame layout of the Star1 stack
-_NODE, _DEPTH, _ALPHA, _BETA, _V, _POS, _MODE, _SUM, _REST, _SEEN, _SCALE, _WEIGHTS, _ALPHA_S, _BETA_S = range(14)
+_NODE, _DEPTH, _ALPHA, _BETA, _V, _POS, _MODE, _SUM, _REST, _SEEN, _SCALE, _WEIGHTS, _ALPHA_S, _BETA_S, _DECIMAL = range(15)
 # what a frame's node does with its children's values
 _MAX_NODE, _MIN_NODE, _CHANCE_NODE, _MODEL_NODE = range(4)
 
@@ -364,6 +382,12 @@ def star1(
         skipped nodes in tree order, ``cuts`` each cut's reason.
     """
     low, high = bounds
+    # the bound arithmetic is exact, decimals taken as written: a cut-off happens
+    # where the hand calculation says, not where binary rounding puts it. Windows
+    # and cut values computed from decimals stay exact (_Written) while the search
+    # compares them, and are reported as the decimals they round to.
+    low_exact, high_exact = _as_written(low), _as_written(high)
+    decimal_bounds = low.__class__ is float or high.__class__ is float
     kind, first, count, prob = tree.kind, tree.first, tree.count, tree.prob
     leaf_value, evals = tree.value, tree.evals
     shares = opponent_models(tree)
@@ -371,7 +395,7 @@ def star1(
     values, ret_alpha, ret_beta, best = log.values, log.alpha, log.beta, log.best
     cuts, pruned, order, horizon = log.cuts, log.pruned, log.order, log.horizon
     visited = leaves = cutoffs = 0
-    emit = observer
+    emit = None if observer is None else _reporting_decimals(observer)
 
     stack: list[list] = []
     node, depth, alpha, beta = 0, 0, NEG_INF, INF
@@ -404,9 +428,13 @@ def star1(
                 node_kind = kind[node]
                 if node_kind == CHANCE:
                     start = first[node]
-                    scale, weights = chance_weights(prob[start : start + n_children])  # type: ignore[index]
+                    shares_in = prob[start : start + n_children]  # type: ignore[index]
+                    scale, weights = chance_weights([_as_written(p) for p in shares_in])  # type: ignore[union-attr]
+                    # decimals among the bounds, the probabilities or (later) the values found
+                    # make the node's sums decimals: a cut-off returns a decimal
+                    decimal = decimal_bounds or any(p.__class__ is float for p in shares_in)  # type: ignore[union-attr]
                     stack.append([node, depth, alpha, beta, None, 0, _CHANCE_NODE, 0, _suffix_sums(weights), [],
-                                  scale, weights, _times(alpha, scale), _times(beta, scale)])
+                                  scale, weights, _times(_as_written(alpha), scale), _times(_as_written(beta), scale), decimal])
                 elif node in shares:
                     stack.append([node, depth, alpha, beta, None, 0, _MODEL_NODE, 0, None, []])
                 elif node_kind == MAX:
@@ -447,16 +475,18 @@ def star1(
             elif mode == _CHANCE_NODE:
                 # all in units of 1/scale: weights and their sums are integers for exact p
                 frame[_SEEN].append((prob[child], result))  # type: ignore[index]
-                total = frame[_SUM] = frame[_SUM] + frame[_WEIGHTS][position] * result
+                if _is_decimal(result):
+                    frame[_DECIMAL] = True
+                total = frame[_SUM] = frame[_SUM] + frame[_WEIGHTS][position] * _as_written(result)
                 rest = frame[_REST][position + 1]
-                upper = total + high * rest
-                lower = total + low * rest
+                upper = total + high_exact * rest
+                lower = total + low_exact * rest
                 a, b = frame[_ALPHA_S], frame[_BETA_S]
                 if upper < a if strict else upper <= a:
-                    upper = unscale(upper, frame[_SCALE])
+                    upper = _bound(unscale(upper, frame[_SCALE]), frame[_DECIMAL])
                     cut = Cut(upper, "<" if strict else "<=", "alpha", frame[_ALPHA], upper, "upper")
                 elif lower > b if strict else lower >= b:
-                    lower = unscale(lower, frame[_SCALE])
+                    lower = _bound(unscale(lower, frame[_SCALE]), frame[_DECIMAL])
                     cut = Cut(lower, ">" if strict else ">=", "beta", frame[_BETA], lower, "lower")
             else:
                 frame[_SEEN].append(result)
@@ -484,7 +514,7 @@ def star1(
                     alpha, beta = low, high
                 else:
                     p_in = prob[node]  # type: ignore[index]
-                    alpha, beta = _chance_window(frame, position, low, high)
+                    alpha, beta = _chance_window(frame, position, low, high, low_exact, high_exact)
                 entering = True
                 continue
             detail = None
@@ -492,9 +522,9 @@ def star1(
                 result = frame[_V]
             elif mode == _CHANCE_NODE:
                 scale = frame[_SCALE]
-                # exact: the scaled sum is the expectation; decimals: summed as expectiminimax sums them
-                result = unscale(frame[_SUM], scale) if scale != 1 or not _has_float(frame[_SEEN]) \
-                    else expected_value(frame[_SEEN])
+                # exact: the scaled sum is the expectation; a decimal among the probabilities
+                # *or the values*: summed as expectiminimax sums them (as written, rounded once)
+                result = expected_value(frame[_SEEN]) if _has_float(frame[_SEEN]) else unscale(frame[_SUM], scale)
                 detail = {"terms": frame[_SEEN]}
             else:
                 children = frame[_SEEN]
@@ -515,7 +545,9 @@ def star1(
         if not stack:
             break
 
-    return log.record("star1", tree, Stats(visited, leaves, cutoffs), depth_limit, {"bounds": [low, high], "strict": strict})
+    record = log.record("star1", tree, Stats(visited, leaves, cutoffs), depth_limit, {"bounds": [low, high], "strict": strict})
+    _report_decimals(record)
+    return record
 
 
 def _suffix_sums(weights: list[Number]) -> list[Number]:
@@ -530,10 +562,13 @@ def _has_float(terms: list[tuple[Number, Number]]) -> bool:
     return any(p.__class__ is float or v.__class__ is float for p, v in terms)
 
 
-def _chance_window(frame: list, position: int, low: Number, high: Number) -> tuple[Number, Number]:
+def _chance_window(frame: list, position: int, low: Number, high: Number,
+                   low_exact: Number, high_exact: Number) -> tuple[Number, Number]:
     """The window a chance node gives its child ``position`` (Star1), clipped to ``[L, U]``.
 
-    In units of ``1/scale``: ``A_i = (alpha*scale - done - U*rest) / w_i``.
+    In units of ``1/scale``, exactly: ``A_i = (alpha*scale - done - U*rest) / w_i``;
+    rounded to a decimal (float) when decimals took part (the node's sums, or
+    that side of its own window).
     """
     weight = frame[_WEIGHTS][position]
     if weight == 0:
@@ -542,10 +577,78 @@ def _chance_window(frame: list, position: int, low: Number, high: Number) -> tup
     rest = frame[_REST][position + 1]
     alpha, beta = frame[_ALPHA_S], frame[_BETA_S]
     if not _infinite(alpha):
-        alpha = _divide(alpha - done - high * rest, weight)
+        alpha = _divide(alpha - done - high_exact * rest, weight)
     if not _infinite(beta):
-        beta = _divide(beta - done - low * rest, weight)
-    return (alpha if alpha > low else low), (beta if beta < high else high)
+        beta = _divide(beta - done - low_exact * rest, weight)
+    decimal = frame[_DECIMAL]
+    return ((_bound(alpha, decimal or _is_decimal(frame[_ALPHA])) if alpha > low_exact else low),
+            (_bound(beta, decimal or _is_decimal(frame[_BETA])) if beta < high_exact else high))
+
+
+def _as_written(number: Number) -> Number:
+    """A decimal as the exact fraction it is written as (0.1 is 1/10); other numbers,
+    and the infinite bounds, unchanged."""
+    if number.__class__ is float and number not in (INF, NEG_INF):
+        return Fraction(repr(number))
+    return number
+
+
+def _is_decimal(number: Number) -> bool:
+    """A decimal, or an exact bound computed from decimals (infinite bounds are neither)."""
+    return number.__class__ is _Written or (number.__class__ is float and number not in (INF, NEG_INF))
+
+
+class _Written(Fraction):
+    """A Star1 bound computed exactly from decimals.
+
+    The search compares it exactly; it is reported as the decimal (float) it
+    rounds to. Rounding it while searching could carry a fail-low bound above
+    the alpha it fell below (10**30 rounds up), or narrow a child's window.
+    """
+
+    __slots__ = ()
+
+
+def _bound(number: Number, decimal: bool) -> Number:
+    """An exact bound, marked to be reported as a decimal when decimals took part."""
+    if decimal and number not in (INF, NEG_INF):
+        return _Written(number)
+    return number
+
+
+def _shown(number: Value | None) -> Value | None:
+    return float(number) if number.__class__ is _Written else number  # type: ignore[arg-type]
+
+
+def _report_decimals(record: SearchRecord) -> None:
+    """Star1's record as reported: every bound computed from decimals as a decimal."""
+    values, alpha, beta = record.values, record.alpha, record.beta
+    for node in record.visit_order():
+        values[node] = _shown(values[node])
+        alpha[node] = _shown(alpha[node])  # type: ignore[index]
+        beta[node] = _shown(beta[node])  # type: ignore[index]
+    record.value = values[0]
+    for node, cut in record.cuts.items():
+        record.cuts[node] = cut._replace(value=_shown(cut.value), bound=_shown(cut.bound), returns=_shown(cut.returns))
+
+
+def _reporting_decimals(observer: Observer) -> Observer:
+    """Pass Star1's events on with every bound computed from decimals as a decimal."""
+
+    def relay(event: Event) -> None:
+        detail = event.detail
+        if detail:
+            detail = {key: _shown_detail(item) for key, item in detail.items()}
+        observer(event._replace(alpha=_shown(event.alpha), beta=_shown(event.beta), value=_shown(event.value),
+                                detail=detail))
+
+    return relay
+
+
+def _shown_detail(item: object) -> object:
+    if isinstance(item, list) and item and isinstance(item[0], tuple):  # a chance node's terms
+        return [(p, _shown(v)) for p, v in item]
+    return _shown(item)  # type: ignore[arg-type]
 
 
 def _infinite(bound: Number) -> bool:

@@ -32,6 +32,7 @@ from ..model import CHANCE, MAX, MIN, PLAYER, Tree
 from ..numbers import Number, Value, format_number, format_value, normalize
 from ..record import Cut, SearchRecord, Stats
 from .bottom_up import evaluate_bottom_up
+from .chance import expected_value
 from .minimax import alphabeta, level_bounds, minimax
 
 if TYPE_CHECKING:
@@ -93,10 +94,12 @@ def preference(rule: str, root: int) -> Preference:
 
 
 def _expected(vectors: Sequence[Vector], probabilities: Sequence[Number]) -> Vector:
-    """The component-wise expectation, exact while the inputs are exact."""
+    """The component-wise expectation: exact while the inputs are exact, and with
+    decimals the sum of the decimals as written, rounded once, as a two-player
+    chance node computes it (0.1*1 + 0.2*2 + 0.7*3 is 2.6, not 2.5999999999999996)."""
     width = len(vectors[0])
     return tuple(
-        normalize(sum(p * vector[component] for p, vector in zip(probabilities, vectors)))  # type: ignore[misc]
+        expected_value([(p, vector[component]) for p, vector in zip(probabilities, vectors)])
         for component in range(width)
     )
 
