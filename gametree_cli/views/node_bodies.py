@@ -23,7 +23,7 @@ import numpy as np
 
 from ..model import KIND_NAMES, PLAYER, Tree
 from ..numbers import number_to_json
-from ..numeric import LazyValues, int64_view
+from ..numeric import LazyValues, VisitBounds, int64_view
 from ..record import SearchRecord
 from .result_json import node_entry
 
@@ -125,14 +125,18 @@ def _dense_codes(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _special_positions(record: SearchRecord, nodes: np.ndarray, visited: np.ndarray) -> np.ndarray:
     """Positions in ``nodes`` of visited nodes whose entry says more than visited, value and type (sorted)."""
     marked = np.zeros(len(nodes), dtype=bool)
-    node_list: list[int] | None = None
+    node_list = nodes.tolist()
     for facts in (record.alpha, record.cuts, record.horizon):
         if facts:
-            node_list = nodes.tolist() if node_list is None else node_list
-            marked |= np.fromiter(map(facts.__contains__, node_list), dtype=bool, count=len(node_list))
-    if node_list is None:
-        return np.zeros(0, dtype=np.int64)
+            marked |= _has_each(facts, node_list)
     return visited[marked[visited]]
+
+
+def _has_each(facts: Any, nodes: list[int]) -> np.ndarray:
+    """Per node, whether ``facts`` (a dict, a set or the compiled search's :class:`VisitBounds`) holds it."""
+    if isinstance(facts, VisitBounds):
+        return facts.has_each(np.array(nodes, dtype=np.int64))
+    return np.fromiter(map(facts.__contains__, nodes), dtype=bool, count=len(nodes))
 
 
 def _special_bodies(record: SearchRecord, nodes: list[int], values: list[str], types: list[str]) -> list[str]:
@@ -140,14 +144,15 @@ def _special_bodies(record: SearchRecord, nodes: list[int], values: list[str], t
     alpha, beta, cuts, horizon = record.alpha or {}, record.beta or {}, record.cuts, record.horizon
     bounds = [""] * len(nodes)
     if alpha:
-        with_alpha = [node for node in nodes if node in alpha]
-        lows = number_texts(map(alpha.__getitem__, with_alpha))
-        highs = number_texts(map(beta.__getitem__, with_alpha))
+        has = _has_each(alpha, nodes)
+        with_alpha = [node for node, here in zip(nodes, has.tolist()) if here]
+        lows = number_texts(_bounds_of(alpha, with_alpha))
+        highs = number_texts(_bounds_of(beta, with_alpha))
         texts = [f',\n   "alpha": {low},\n   "beta": {high}' for low, high in zip(lows, highs)]
         if len(with_alpha) == len(nodes):  # usually: alpha-beta keeps the bounds of every visited node
             bounds = texts
         else:
-            for position, text in zip((position for position, node in enumerate(nodes) if node in alpha), texts):
+            for position, text in zip(np.flatnonzero(has).tolist(), texts):
                 bounds[position] = text
     tails = [""] * len(nodes)
     if cuts or horizon:
@@ -159,6 +164,13 @@ def _special_bodies(record: SearchRecord, nodes: list[int], values: list[str], t
                 tails[position] += ',\n   "horizon": true'
     return [f': {{\n   "visited": true,\n   "value": {value}{bound},\n   "type": {kind_text}{tail}\n  }}'
             for value, bound, kind_text, tail in zip(values, bounds, types, tails)]
+
+
+def _bounds_of(bounds: Any, nodes: list[int]) -> list[Any]:
+    """The bounds of ``nodes``: in bulk from the compiled search's arrays, else one lookup each."""
+    if isinstance(bounds, VisitBounds):
+        return bounds.values_of(np.array(nodes, dtype=np.int64))
+    return list(map(bounds.__getitem__, nodes))
 
 
 def _generic_body(record: SearchRecord, node: int) -> str:
