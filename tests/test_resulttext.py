@@ -187,6 +187,11 @@ def test_streamed_result_in_small_chunks(tree, depth, chunk):
     all_paths_match(tree, depth, chunk)
 
 
+def test_streamed_result_of_a_wide_root_in_small_chunks():
+    """Child positions past a chunk's reach (3000 children, 7 a chunk) are written without a table up to the widest."""
+    all_paths_match(parse_tree("[" + ", ".join(str(k % 7 - 3) for k in range(3000)) + ", [1, 2]]", fmt="json"), chunk=7)
+
+
 @SETTINGS
 @given(named_trees(st.sampled_from([0.0, -0.0, 1, 1.0, -1, 2**70, -(2**70), 0.5, "1/3", 7]) | st.floats(-1e300, 1e300)))
 def test_streamed_result_with_awkward_numbers(tree):
