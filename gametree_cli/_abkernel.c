@@ -289,7 +289,8 @@ static PyObject *int64_list(const Py_buffer *b) {
 
 /* record(n, kind, order, val, alpha, beta, best, cutn, cutv, cutb, pruned, is_float, convert, neg_inf, pos_inf,
  *        cut_type, max_op, min_op)
- *   -> (values, order, alpha, beta, best, cuts, pruned)  as _alphabeta_quiet's Python loop builds them */
+ *   -> (values, order, alpha, beta, best, cuts, pruned)  as _alphabeta_quiet's Python loop builds them;
+ *   alpha and beta empty: None for both (the caller keeps the arrays; ABI 2) */
 static PyObject *abk_record(PyObject *self, PyObject *args) {
     (void)self;
     Py_ssize_t n;
@@ -307,7 +308,7 @@ static PyObject *abk_record(PyObject *self, PyObject *args) {
     int gc_was_enabled = PyGC_Disable(); /* only ints, floats and a few tuples: nothing to collect */
     Py_ssize_t m = order.len / 8, nc = cutn.len / 8;
     if (!PyType_Check(cut_type) || !PyType_IsSubtype((PyTypeObject *)cut_type, &PyTuple_Type) ||
-        val.len != order.len || alpha.len != order.len || beta.len != order.len || cutv.len != cutn.len ||
+        val.len != order.len || alpha.len != beta.len || (alpha.len && alpha.len != order.len) || cutv.len != cutn.len ||
         cutb.len != cutn.len || kind.len != n || best.len % 16) {
         PyErr_SetString(PyExc_ValueError, "record: inconsistent arguments");
         goto finish;
@@ -334,10 +335,12 @@ static PyObject *abk_record(PyObject *self, PyObject *args) {
         !(s_v = PyUnicode_InternFromString("v")))
         goto finish;
     if (!(order_list = int64_list(&order)) || !(pruned_list = int64_list(&pruned))) goto finish;
-    if (!(alpha_d = new_dict(m)) || !(beta_d = new_dict(m)) || !(best_d = new_dict(best.len / 16)) ||
+    /* empty alpha and beta: the caller keeps the bounds as they are (gametree_cli.numeric.VisitBounds) */
+    if (!(alpha_d = alpha.len ? new_dict(m) : Py_NewRef(Py_None)) ||
+        !(beta_d = alpha.len ? new_dict(m) : Py_NewRef(Py_None)) || !(best_d = new_dict(best.len / 16)) ||
         !(cuts_d = new_dict(nc)))
         goto finish;
-    for (Py_ssize_t i = 0; i < m; i++) {
+    for (Py_ssize_t i = 0; i < m && alpha.len; i++) {
         PyObject *key = PyList_GET_ITEM(order_list, i);
         PyObject *a = make_number(&c, alpha.buf, i);
         if (!a) goto finish;
@@ -436,4 +439,8 @@ static struct PyModuleDef abk_module = {
     PyModuleDef_HEAD_INIT, "_abkernel", "Optional compiled alpha-beta kernel for gametree.", -1, abk_methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__abkernel(void) { return PyModule_Create(&abk_module); }
+PyMODINIT_FUNC PyInit__abkernel(void) {
+    PyObject *module = PyModule_Create(&abk_module);
+    if (module && PyModule_AddIntConstant(module, "ABI", 2) < 0) Py_CLEAR(module);
+    return module;
+}

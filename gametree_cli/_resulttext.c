@@ -26,9 +26,12 @@
  *   nodes below a depth limit).
  *
  * join(nodes, text, offsets, sep, body_of, bodies) -> bytes
- *   for each node of the int64 buffer `nodes`, its quoted id followed by
- *   bodies[body_of[node]] (body_of: int32 buffer indexed by node number; both
+ *   for each node nodes[i] of the int64 buffer `nodes`, its quoted id followed
+ *   by bodies[body_of[i]] (body_of: int32 buffer, one per item of `nodes`, so
+ *   that the writer makes the bodies of one chunk of nodes at a time; both
  *   None: ids alone), the items separated by `sep`.
+ *
+ * ABI: 2 (join's body_of indexed by position; 1 indexed it by node number).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -264,6 +267,10 @@ static PyObject *rt_join(PyObject *self, PyObject *args) {
     Py_ssize_t m = nodes_b.len / 8, n = offsets_b.len / 8 - 1, n_body = body_b.len / 4;
     Py_ssize_t n_bodies = with_bodies ? PyTuple_GET_SIZE(bodies) : 0;
     if (with_bodies) {
+        if (n_body != m) {
+            PyErr_SetString(PyExc_ValueError, "join: body_of must hold one index per node");
+            goto done;
+        }
         for (Py_ssize_t i = 0; i < n_bodies; i++)
             if (!PyBytes_Check(PyTuple_GET_ITEM(bodies, i))) {
                 PyErr_SetString(PyExc_TypeError, "join: bodies must be bytes");
@@ -281,11 +288,11 @@ static PyObject *rt_join(PyObject *self, PyObject *args) {
         }
         size += offsets[node + 1] - offsets[node];
         if (with_bodies) {
-            if (node >= n_body || body_of[node] < 0 || body_of[node] >= n_bodies) {
+            if (body_of[i] < 0 || body_of[i] >= n_bodies) {
                 PyErr_SetString(PyExc_IndexError, "join: body out of range");
                 goto done;
             }
-            size += PyBytes_GET_SIZE(PyTuple_GET_ITEM(bodies, body_of[node]));
+            size += PyBytes_GET_SIZE(PyTuple_GET_ITEM(bodies, body_of[i]));
         }
     }
     result = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
@@ -301,7 +308,7 @@ static PyObject *rt_join(PyObject *self, PyObject *args) {
         memcpy(out, text + offsets[node], len);
         out += len;
         if (with_bodies) {
-            PyObject *body = PyTuple_GET_ITEM(bodies, body_of[node]);
+            PyObject *body = PyTuple_GET_ITEM(bodies, body_of[i]);
             memcpy(out, PyBytes_AS_STRING(body), (size_t)PyBytes_GET_SIZE(body));
             out += PyBytes_GET_SIZE(body);
         }
@@ -322,8 +329,8 @@ static PyMethodDef rt_methods[] = {
     {"preorder", rt_preorder, METH_VARARGS,
      "preorder(first, count, n) -> bytes: int64 node numbers below n in tree order."},
     {"join", rt_join, METH_VARARGS,
-     "join(nodes, text, offsets, sep, body_of, bodies) -> bytes: the nodes' quoted ids, each followed by its "
-     "body, separated by sep."},
+     "join(nodes, text, offsets, sep, body_of, bodies) -> bytes: the nodes' quoted ids, each followed by "
+     "bodies[body_of[i]], separated by sep."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -332,4 +339,8 @@ static struct PyModuleDef rt_module = {
     rt_methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__resulttext(void) { return PyModule_Create(&rt_module); }
+PyMODINIT_FUNC PyInit__resulttext(void) {
+    PyObject *module = PyModule_Create(&rt_module);
+    if (module && PyModule_AddIntConstant(module, "ABI", 2) < 0) Py_CLEAR(module);
+    return module;
+}

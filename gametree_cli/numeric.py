@@ -15,6 +15,7 @@ their Python path.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterator, Sequence, overload
@@ -24,7 +25,7 @@ import numpy as np
 from .model import Tree
 from .numbers import Number, Value
 
-__all__ = ["LazyValues", "leaf_reader", "Numeric", "numeric_values", "numeric_from_leaves", "numeric_from_array",
+__all__ = ["LazyValues", "VisitBounds", "leaf_reader", "Numeric", "numeric_values", "numeric_from_leaves", "numeric_from_array",
            "int64_view", "LIMIT"]
 
 #: numerators stay below this, so one more addition or comparison cannot overflow int64
@@ -126,6 +127,89 @@ class LazyValues(Sequence):
 
     def __repr__(self) -> str:
         return f"LazyValues({len(self)} nodes, {self.data.dtype}, denominator={self.denominator})"
+
+
+class VisitBounds(Mapping):
+    """node -> a bound (alpha or beta) alpha-beta's compiled kernel returned the node with, for each visited node.
+
+    Why not a dict: alpha-beta keeps two bounds per visited node, and a dict
+    of Python numbers costs about 100 bytes an entry (a root with 10^7 leaf
+    children: 2 GB for alpha and beta). This keeps the kernel's own array (8
+    bytes a bound, by visit position) and a node -> visit position index that
+    alpha and beta share, and reads as the dict it replaces: ``in``, ``[]``,
+    ``get``, ``len``, iteration in visit order, the same Python numbers
+    (the kernel's int64 extremes are the infinities; numerators over
+    ``denominator``).
+
+    Attributes:
+        raw: per visit position, the bound: int64 numerators or float64.
+        order: per visit position, the node (int64).
+        position: per node, its visit position, or -1 (not visited).
+        denominator: for int64 ``raw``, the common denominator (1: integers).
+    """
+
+    __slots__ = ("raw", "order", "position", "denominator")
+
+    def __init__(self, raw: np.ndarray, order: np.ndarray, position: np.ndarray, denominator: int = 1) -> None:
+        self.raw = raw
+        self.order = order
+        self.position = position
+        self.denominator = denominator
+
+    @staticmethod
+    def positions(order: np.ndarray, n: int) -> np.ndarray:
+        """The node -> visit position index for ``n`` nodes visited in ``order`` (-1: not visited)."""
+        position = np.full(n, -1, dtype=np.int32 if n < (1 << 31) else np.int64)
+        position[order] = np.arange(len(order), dtype=position.dtype)
+        return position
+
+    def _number(self, raw: Any) -> Number:
+        if type(raw) is float:
+            return raw
+        if raw == -INT64_END:
+            return -math.inf
+        if raw == INT64_END - 1:
+            return math.inf
+        if self.denominator == 1:
+            return raw  # type: ignore[no-any-return]
+        exact = Fraction(raw, self.denominator)
+        return exact.numerator if exact.denominator == 1 else exact
+
+    def __getitem__(self, node: int) -> Number:
+        if node.__class__ is not int or not 0 <= node < len(self.position):
+            raise KeyError(node)
+        at = self.position.item(node)
+        if at < 0:
+            raise KeyError(node)
+        return self._number(self.raw.item(at))
+
+    def __contains__(self, node: object) -> bool:
+        return node.__class__ is int and 0 <= node < len(self.position) and self.position.item(node) >= 0  # type: ignore[operator]
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    def __iter__(self) -> Iterator[int]:
+        step = 1 << 16
+        for start in range(0, len(self.order), step):
+            yield from self.order[start : start + step].tolist()
+
+    def has_each(self, nodes: np.ndarray) -> np.ndarray:
+        """Per node of ``nodes`` (int64, each a node of the tree), whether it has a bound."""
+        return self.position[nodes] >= 0
+
+    def values_of(self, nodes: np.ndarray) -> list[Number]:
+        """The bounds of ``nodes`` (each must have one), converted in bulk."""
+        raw = self.raw[self.position[nodes]]
+        if raw.dtype.kind == "f":
+            return raw.tolist()  # type: ignore[no-any-return]
+        numbers: list[Any] = raw.tolist()
+        if self.denominator == 1 and not ((raw == -INT64_END) | (raw == INT64_END - 1)).any():
+            return numbers
+        return list(map(self._number, numbers))
+
+    def __repr__(self) -> str:
+        return f"VisitBounds({len(self)} nodes, {self.raw.dtype}, denominator={self.denominator})"
 
 
 def leaf_reader(values: Sequence[Value | None]) -> Any:

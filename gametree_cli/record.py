@@ -9,6 +9,7 @@ principal variation) are computed from the record only when a view asks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from .model import CHANCE, Tree
@@ -66,7 +67,8 @@ class SearchRecord:
         pruned: topmost nodes never visited because of a cut, in tree order.
         stats: counters.
         alpha, beta: node -> bound in force when the node returned (pruning
-            algorithms only).
+            algorithms only): dicts, or read-only
+            :class:`~gametree_cli.numeric.VisitBounds` from the compiled alpha-beta.
         cuts: node -> why its remaining children were skipped.
         horizon: nodes evaluated by ``eval`` because the depth limit stopped there.
         bound: shallow pruning only: inner node -> the Bound it was searched with.
@@ -83,8 +85,8 @@ class SearchRecord:
     best: dict[int, int] | None = None
     pruned: list[int] = field(default_factory=list)
     stats: Stats = field(default_factory=Stats)
-    alpha: dict[int, Value] | None = None
-    beta: dict[int, Value] | None = None
+    alpha: Mapping[int, Value] | None = None
+    beta: Mapping[int, Value] | None = None
     cuts: dict[int, Cut] = field(default_factory=dict)
     horizon: set[int] = field(default_factory=set)
     order: list[int] | None = None

@@ -10,12 +10,14 @@ from array import array
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gametree_cli import parse_tree, solve
 from gametree_cli.model import MAX, MIN, Tree
+from gametree_cli.numeric import VisitBounds
 
 pytest.importorskip(
     "gametree_cli._abkernel",
@@ -55,6 +57,9 @@ def assert_same_record(got, expected) -> None:
     assert {k: typed(v) for k, v in got.alpha.items()} == {k: typed(v) for k, v in expected.alpha.items()}
     assert {k: typed(v) for k, v in got.beta.items()} == {k: typed(v) for k, v in expected.beta.items()}
     assert got.alpha.keys() == expected.alpha.keys() and got.beta.keys() == expected.beta.keys()
+    if isinstance(got.alpha, VisitBounds):  # the kernel's compact bounds
+        assert_bounds_read_alike(got.alpha, expected.alpha)
+        assert_bounds_read_alike(got.beta, expected.beta)
     assert got.cuts.keys() == expected.cuts.keys()
     for node, cut in got.cuts.items():
         other = expected.cuts[node]
@@ -65,6 +70,22 @@ def assert_same_record(got, expected) -> None:
     assert got.depth_limit == expected.depth_limit
     assert got.options == expected.options
     assert got.principal_variation() == expected.principal_variation()
+
+
+def assert_bounds_read_alike(got: Any, expected: dict) -> None:
+    """The kernel's compact bounds answer every way a view asks, as the Python loop's dict does."""
+    n = len(got.position)
+    for node in (-1, 0, n - 1, n, "0", None):
+        assert (node in got) == (node in expected)
+        assert typed(got.get(node, "none")) == typed(expected.get(node, "none"))
+    assert len(got) == len(expected) and bool(got) == bool(expected)
+    nodes = np.arange(n, dtype=np.int64)
+    has = got.has_each(nodes)
+    assert has.tolist() == [node in expected for node in range(n)]
+    assert [typed(v) for v in got.values_of(nodes[has])] == [typed(expected[node]) for node in np.flatnonzero(has)]
+    if n not in expected:
+        with pytest.raises(KeyError):
+            got[n]
 
 
 def compact_trees(leaves: st.SearchStrategy) -> st.SearchStrategy:

@@ -284,25 +284,26 @@ def test_streamed_json_result_is_byte_for_byte_write_result(tree, depth_limit, t
         exact = exact_record(record, options)
         expected = io.StringIO()
         write_result(result_document(record, events=events, exact=exact), expected)
-        for vector_from, kernel in STREAM_PATHS:
-            assert streamed_result(record, vector_from, kernel, events=events, exact=exact) == expected.getvalue(), (
-                name, vector_from, kernel)
+        for vector_from, kernel, chunk in STREAM_PATHS:
+            assert streamed_result(record, vector_from, kernel, chunk, events=events, exact=exact) == (
+                expected.getvalue()), (name, vector_from, kernel, chunk)
 
 
-#: (tree_order.VECTOR_FROM, result_stream.USE_KERNEL): small trees walked or NumPy's order;
-#: ids and entries pasted by the compiled helper (when built) or by Python
-STREAM_PATHS = [(tree_order.VECTOR_FROM, True), (0, True), (tree_order.VECTOR_FROM, False), (0, False)]
+#: (tree_order.VECTOR_FROM, result_stream.USE_KERNEL, tree_order.CHUNK): small trees walked or NumPy's order;
+#: ids and entries pasted by the compiled helper (when built) or by Python; nodes written a few at a time
+STREAM_PATHS = [(tree_order.VECTOR_FROM, True, tree_order.CHUNK), (0, True, 3), (tree_order.VECTOR_FROM, False, 2),
+                (0, False, tree_order.CHUNK)]
 
 
-def streamed_result(record, vector_from: int, kernel: bool, **keywords) -> str:
-    """``write_record``'s text with the order and id paths chosen."""
-    saved = tree_order.VECTOR_FROM, result_stream.USE_KERNEL
-    tree_order.VECTOR_FROM, result_stream.USE_KERNEL = vector_from, kernel
+def streamed_result(record, vector_from: int, kernel: bool, chunk: int, **keywords) -> str:
+    """``write_record``'s text with the order and id paths and the chunk size chosen."""
+    saved = tree_order.VECTOR_FROM, result_stream.USE_KERNEL, tree_order.CHUNK
+    tree_order.VECTOR_FROM, result_stream.USE_KERNEL, tree_order.CHUNK = vector_from, kernel, chunk
     try:
         streamed = io.StringIO()
         write_record(record, streamed, **keywords)
     finally:
-        tree_order.VECTOR_FROM, result_stream.USE_KERNEL = saved
+        tree_order.VECTOR_FROM, result_stream.USE_KERNEL, tree_order.CHUNK = saved
     return streamed.getvalue()
 
 

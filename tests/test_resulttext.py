@@ -77,9 +77,10 @@ def test_compiled_join_pastes_ids_and_bodies(tree, data):
     nodes = data.draw(st.lists(st.integers(0, len(tree) - 1), max_size=50))
     assert ids.join(nodes) == ",\n  ".join(quoted[node] for node in nodes)
     bodies = ["", ": é", ": {x}", "\ud800"]
-    body_of = np.array(data.draw(st.lists(st.integers(0, 3), min_size=len(tree), max_size=len(tree))), dtype=np.int32)
+    body_of = np.array(data.draw(st.lists(st.integers(0, 3), min_size=len(nodes), max_size=len(nodes))), dtype=np.int32)
     encoded = tuple(body.encode("utf-8", "surrogatepass") for body in bodies)
-    assert ids.join(nodes, body_of, encoded) == ",\n  ".join(quoted[node] + bodies[body_of[node]] for node in nodes)
+    assert ids.join(nodes, body_of, encoded) == ",\n  ".join(
+        quoted[node] + bodies[index] for node, index in zip(nodes, body_of.tolist()))
 
 
 @needs_kernel
@@ -138,14 +139,17 @@ def test_compiled_join_refuses_nodes_and_bodies_out_of_range():
     with pytest.raises(IndexError):
         kernel_module.join(np.array([-1], dtype=np.int64), text, offsets, b",", None, None)
     with pytest.raises(IndexError):
-        kernel_module.join(np.array([1], dtype=np.int64), text, offsets, b",", np.array([0, 5], dtype=np.int32), (b"",))
+        kernel_module.join(np.array([1], dtype=np.int64), text, offsets, b",", np.array([5], dtype=np.int32), (b"",))
+    with pytest.raises(ValueError):  # one body index per node, not per node number
+        kernel_module.join(np.array([1], dtype=np.int64), text, offsets, b",", np.array([0, 0], dtype=np.int32), (b"",))
     with pytest.raises(TypeError):
-        kernel_module.join(np.array([1], dtype=np.int64), text, offsets, b",", np.array([0, 0], dtype=np.int32), ("s",))
+        kernel_module.join(np.array([1], dtype=np.int64), text, offsets, b",", np.array([0], dtype=np.int32), ("s",))
     assert kernel_module.join(np.zeros(0, dtype=np.int64), text, offsets, b",", None, None) == b""
 
 
-def all_paths_match(tree, depth: int | None = None) -> None:
-    """Every algorithm's streamed result, by every path, is write_result's text."""
+def all_paths_match(tree, depth: int | None = None, chunk: int | None = None) -> None:
+    """Every algorithm's streamed result, by every path, is write_result's text
+    (``chunk``: nodes written at a time, lowered to put chunk boundaries anywhere)."""
     for name, algorithm in ALGORITHMS.items():
         options = Options(depth=depth)
         if algorithm.unfit(tree, options) is not None:
@@ -159,13 +163,14 @@ def all_paths_match(tree, depth: int | None = None) -> None:
         write_result(result_document(record, exact=exact), expected)
         for vector_from in (tree_order.VECTOR_FROM, 0):
             for kernel in (True, False):
-                saved = tree_order.VECTOR_FROM, result_stream.USE_KERNEL
+                saved = tree_order.VECTOR_FROM, result_stream.USE_KERNEL, tree_order.CHUNK
                 tree_order.VECTOR_FROM, result_stream.USE_KERNEL = vector_from, kernel
+                tree_order.CHUNK = chunk or tree_order.CHUNK
                 try:
                     streamed = io.StringIO()
                     result_stream.write_record(record, streamed, exact=exact)
                 finally:
-                    tree_order.VECTOR_FROM, result_stream.USE_KERNEL = saved
+                    tree_order.VECTOR_FROM, result_stream.USE_KERNEL, tree_order.CHUNK = saved
                 assert streamed.getvalue() == expected.getvalue(), (name, vector_from, kernel)
 
 
@@ -173,6 +178,18 @@ def all_paths_match(tree, depth: int | None = None) -> None:
 @given(named_trees(), st.sampled_from([None, 1, 2]))
 def test_streamed_result_with_awkward_ids(tree, depth):
     all_paths_match(tree, depth)
+
+
+@SETTINGS
+@given(named_trees(), st.sampled_from([None, 1, 2]), st.integers(1, 7))
+def test_streamed_result_in_small_chunks(tree, depth, chunk):
+    """Entries, ids and orders are made a chunk at a time: a chunk boundary anywhere changes no byte."""
+    all_paths_match(tree, depth, chunk)
+
+
+def test_streamed_result_of_a_wide_root_in_small_chunks():
+    """Child positions past a chunk's reach (3000 children, 7 a chunk) are written without a table up to the widest."""
+    all_paths_match(parse_tree("[" + ", ".join(str(k % 7 - 3) for k in range(3000)) + ", [1, 2]]", fmt="json"), chunk=7)
 
 
 @SETTINGS
@@ -225,6 +242,17 @@ def test_every_unvisited_node_of_a_type_shares_one_text():
     body_of, bodies = node_bodies(solve(tree, "alphabeta"))
     assert len(set(body_of.tolist())) < len(tree)
     assert bodies[0] == ': {\n   "visited": false,\n   "type": "leaf"\n  }'
+
+
+def test_bodies_of_a_chunk_are_those_of_its_nodes():
+    """The writer asks the texts of a chunk of nodes, in any order: each is the one asked for all nodes."""
+    tree = parse_tree("[[3, 12, 8], [2, 4, 6], [14, 5, 2]]", fmt="json")
+    record = solve(tree, "alphabeta")
+    body_of, bodies = node_bodies(record)
+    chunk = np.array([12, 0, 5, 3, 9], dtype=np.int64)
+    chunk_of, chunk_bodies = node_bodies(record, chunk)
+    assert len(chunk_of) == len(chunk)
+    assert [chunk_bodies[index] for index in chunk_of.tolist()] == [bodies[body_of[node]] for node in chunk.tolist()]
 
 
 def test_number_texts_keep_types_and_signed_zeros_apart():

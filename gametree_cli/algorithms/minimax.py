@@ -25,6 +25,8 @@ try:  # optional compiled kernel (setup.py builds it when a C compiler is there)
     from .. import _abkernel
 except ImportError:  # pragma: no cover - depends on the build
     _abkernel = None
+if getattr(_abkernel, "ABI", 1) < 2:  # pragma: no cover - a build older than its source: not trusted
+    _abkernel = None
 
 __all__ = ["minimax", "alphabeta", "level_bounds"]
 
@@ -381,7 +383,7 @@ def _alphabeta_kernel(tree: Tree, strict: bool) -> SearchRecord | None:
     """
     import numpy as np
 
-    from ..numeric import int64_view, numeric_values
+    from ..numeric import VisitBounds, int64_view, numeric_values
 
     numeric = numeric_values(tree)
     if numeric is None:
@@ -406,9 +408,15 @@ def _alphabeta_kernel(tree: Tree, strict: bool) -> SearchRecord | None:
             return exact.numerator if exact.denominator == 1 else exact
 
     max_op, min_op = (">", "<") if strict else (">=", "<=")
-    values, order, ret_alpha, ret_beta, best, cuts, pruned = _abkernel.record(
-        len(tree.kind), tree.kind, raw_order, raw_val, raw_alpha, raw_beta, raw_best, raw_cutn, raw_cutv, raw_cutb,
+    values, order, _, _, best, cuts, pruned = _abkernel.record(
+        len(tree.kind), tree.kind, raw_order, raw_val, b"", b"", raw_best, raw_cutn, raw_cutv, raw_cutb,
         raw_pruned, is_float, convert, NEG_INF, INF, Cut, max_op, min_op)
+    # the bounds stay in the kernel's arrays: a dict of them costs ~100 bytes a visited node
+    visits = np.frombuffer(raw_order, dtype=np.int64)
+    position = VisitBounds.positions(visits, len(tree.kind))
+    raw_type = np.float64 if is_float else np.int64
+    ret_alpha = VisitBounds(np.frombuffer(raw_alpha, dtype=raw_type), visits, position, denominator)
+    ret_beta = VisitBounds(np.frombuffer(raw_beta, dtype=raw_type), visits, position, denominator)
     return SearchRecord(
         "alphabeta",
         tree,

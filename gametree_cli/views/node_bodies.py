@@ -23,58 +23,71 @@ import numpy as np
 
 from ..model import KIND_NAMES, PLAYER, Tree
 from ..numbers import number_to_json
-from ..numeric import LazyValues, int64_view
+from ..numeric import LazyValues, VisitBounds, int64_view
 from ..record import SearchRecord
 from .result_json import node_entry
 
 __all__ = ["node_bodies", "number_text", "number_texts", "value_text"]
 
 
-def node_bodies(record: SearchRecord) -> tuple[np.ndarray, list[str]]:
-    """``(body_of, bodies)``: node ``i``'s entry is its quoted id + ``bodies[body_of[i]]`` (int32)."""
+def node_bodies(record: SearchRecord, nodes: np.ndarray | None = None) -> tuple[np.ndarray, list[str]]:
+    """``(body_of, bodies)`` for ``nodes`` (int64; default: every node, in node order):
+    the entry of ``nodes[i]`` is its quoted id + ``bodies[body_of[i]]`` (int32).
+
+    The writer asks a chunk of nodes at a time, so that the texts held at
+    once are bounded by the chunk, whatever the tree (alpha-beta gives every
+    visited node a text of its own: its bounds).
+    """
     tree = record.tree
-    n = len(tree.kind)
+    if nodes is None:
+        nodes = np.arange(len(tree.kind), dtype=np.int64)
     if record.bound is not None:  # shallow pruning: per-node facts only node_entry knows
-        return np.arange(n, dtype=np.int32), [_generic_body(record, node) for node in range(n)]
-    type_of, type_texts = _types(tree)
+        return np.arange(len(nodes), dtype=np.int32), [_generic_body(record, node) for node in nodes.tolist()]
+    type_of, type_texts = _types(tree, nodes)
     bodies = [f': {{\n   "visited": false,\n   "type": {text}\n  }}' for text in type_texts]
     body_of = type_of.copy()  # unvisited until said otherwise
-    visited, value_index, value_texts = _value_codes(record)
+    visited, value_index, value_texts = _value_codes(record, nodes)
     if not len(visited):
         return body_of, bodies
-    width = len(type_texts)
-    combos, inverse = _dense_codes(value_index * width + type_of[visited])
-    body_of[visited] = len(bodies) + inverse.astype(np.int32)
-    bodies.extend(f': {{\n   "visited": true,\n   "value": {value_texts[combo // width]},\n   "type": '
-                  f'{type_texts[combo % width]}\n  }}' for combo in combos.tolist())
-    special = _special_nodes(record, n)
+    special = _special_positions(record, nodes, visited)
+    plain = np.ones(len(nodes), dtype=bool)
+    plain[special] = False
+    plain_index = plain[visited]
+    common, common_index = visited[plain_index], value_index[plain_index]
+    if len(common):
+        width = len(type_texts)
+        combos, inverse = _dense_codes(common_index * width + type_of[common])
+        body_of[common] = len(bodies) + inverse.astype(np.int32)
+        bodies.extend(f': {{\n   "visited": true,\n   "value": {value_texts[combo // width]},\n   "type": '
+                      f'{type_texts[combo % width]}\n  }}' for combo in combos.tolist())
     if len(special):
-        value_of = np.full(n, -1, dtype=np.int64)
+        value_of = np.full(len(nodes), -1, dtype=np.int64)
         value_of[visited] = value_index
-        special = special[value_of[special] >= 0]
-        texts = _special_bodies(record, special.tolist(), [value_texts[index] for index in value_of[special].tolist()],
+        texts = _special_bodies(record, nodes[special].tolist(),
+                                [value_texts[index] for index in value_of[special].tolist()],
                                 [type_texts[code] for code in type_of[special].tolist()])
         body_of[special] = np.arange(len(bodies), len(bodies) + len(texts), dtype=np.int32)
         bodies.extend(texts)
     return body_of, bodies
 
 
-def _types(tree: Tree) -> tuple[np.ndarray, list[str]]:
-    """Per node an index into the quoted type names: a kind, or a player's name for PLAYER nodes."""
-    kind = np.frombuffer(tree.kind, dtype=np.uint8)
+def _types(tree: Tree, nodes: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """Per node of ``nodes`` an index into the quoted type names: a kind, or a player's name for PLAYER nodes."""
+    kind = np.frombuffer(tree.kind, dtype=np.uint8)[nodes]
     type_of = kind.astype(np.int32)
-    if PLAYER in tree.kind:
-        players = kind == PLAYER
-        type_of[players] = len(KIND_NAMES) + int64_view(tree.player)[players].astype(np.int32)
+    players = kind == PLAYER
+    if players.any():
+        type_of[players] = len(KIND_NAMES) + int64_view(tree.player)[nodes[players]].astype(np.int32)
     return type_of, [encode_basestring(name) for name in (*KIND_NAMES, *tree.players)]
 
 
-def _value_codes(record: SearchRecord) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """The visited nodes, per visited node an index into the JSON texts of the values, and the texts."""
+def _value_codes(record: SearchRecord, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """The positions in ``nodes`` of visited nodes, per such position an index into the JSON texts of the values,
+    and the texts."""
     values = record.values
     if isinstance(values, LazyValues) and values._list is None:
-        visited = np.flatnonzero(values.present) if values.present is not None else np.arange(len(values.data))
-        raw = values.data[visited] if values.present is not None else values.data
+        visited = np.flatnonzero(values.present[nodes]) if values.present is not None else np.arange(len(nodes))
+        raw = values.data[nodes[visited]]
         floats = raw.dtype.kind == "f"
         # floats by their bits: -0.0 and 0.0 are equal but print differently
         keys = np.ascontiguousarray(raw).view(np.int64) if floats else raw.astype(np.int64, copy=False)
@@ -86,19 +99,10 @@ def _value_codes(record: SearchRecord) -> tuple[np.ndarray, np.ndarray, list[str
         else:
             texts = [number_text(values._convert(item)) for item in distinct.tolist()]
         return visited, index, texts
-    nodes = _visited_nodes(record)
-    index, texts = _text_codes(list(map(values.__getitem__, nodes)), value_text)
-    return np.array(nodes, dtype=np.int64), np.array(index, dtype=np.int64), texts
-
-
-def _visited_nodes(record: SearchRecord) -> list[int]:
-    """Nodes with a value, in node order; from the visit order when it names them all (no full scan)."""
-    values = record.values
-    if record.order is not None and isinstance(values, list):
-        nodes = sorted(node for node in record.order if values[node] is not None)
-        if len(nodes) == len(values) - values.count(None):
-            return nodes
-    return [node for node, value in enumerate(values) if value is not None]
+    found = list(map(values.__getitem__, nodes.tolist()))
+    positions = [position for position, value in enumerate(found) if value is not None]
+    index, texts = _text_codes(list(map(found.__getitem__, positions)), value_text)
+    return np.array(positions, dtype=np.int64), np.array(index, dtype=np.int64), texts
 
 
 def _dense_codes(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -118,12 +122,21 @@ def _dense_codes(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return (present + low).astype(keys.dtype), rank[shifted]
 
 
-def _special_nodes(record: SearchRecord, n: int) -> np.ndarray:
-    """Nodes whose entry says more than visited, value and type (sorted)."""
-    marked = set(record.cuts) | set(record.horizon)
-    if record.alpha:
-        marked.update(record.alpha)
-    return np.array(sorted(marked), dtype=np.int64)
+def _special_positions(record: SearchRecord, nodes: np.ndarray, visited: np.ndarray) -> np.ndarray:
+    """Positions in ``nodes`` of visited nodes whose entry says more than visited, value and type (sorted)."""
+    marked = np.zeros(len(nodes), dtype=bool)
+    node_list = nodes.tolist()
+    for facts in (record.alpha, record.cuts, record.horizon):
+        if facts:
+            marked |= _has_each(facts, node_list)
+    return visited[marked[visited]]
+
+
+def _has_each(facts: Any, nodes: list[int]) -> np.ndarray:
+    """Per node, whether ``facts`` (a dict, a set or the compiled search's :class:`VisitBounds`) holds it."""
+    if isinstance(facts, VisitBounds):
+        return facts.has_each(np.array(nodes, dtype=np.int64))
+    return np.fromiter(map(facts.__contains__, nodes), dtype=bool, count=len(nodes))
 
 
 def _special_bodies(record: SearchRecord, nodes: list[int], values: list[str], types: list[str]) -> list[str]:
@@ -131,31 +144,33 @@ def _special_bodies(record: SearchRecord, nodes: list[int], values: list[str], t
     alpha, beta, cuts, horizon = record.alpha or {}, record.beta or {}, record.cuts, record.horizon
     bounds = [""] * len(nodes)
     if alpha:
-        with_alpha = [node for node in nodes if node in alpha]
-        lows = number_texts(map(alpha.__getitem__, with_alpha))
-        highs = number_texts(map(beta.__getitem__, with_alpha))
+        has = _has_each(alpha, nodes)
+        with_alpha = [node for node, here in zip(nodes, has.tolist()) if here]
+        lows = number_texts(_bounds_of(alpha, with_alpha))
+        highs = number_texts(_bounds_of(beta, with_alpha))
         texts = [f',\n   "alpha": {low},\n   "beta": {high}' for low, high in zip(lows, highs)]
         if len(with_alpha) == len(nodes):  # usually: alpha-beta keeps the bounds of every visited node
             bounds = texts
         else:
-            for position, text in zip((position for position, node in enumerate(nodes) if node in alpha), texts):
+            for position, text in zip(np.flatnonzero(has).tolist(), texts):
                 bounds[position] = text
     tails = [""] * len(nodes)
-    ordered = np.array(nodes, dtype=np.int64)  # sorted: positions by binary search
-    for node, position in _positions(ordered, cuts):
-        tails[position] = f',\n   "cut": {encode_basestring(cuts[node].reason())}'
-    for node, position in _positions(ordered, horizon):
-        tails[position] += ',\n   "horizon": true'
+    if cuts or horizon:
+        for position, node in enumerate(nodes):
+            cut = cuts.get(node)
+            if cut is not None:
+                tails[position] = f',\n   "cut": {encode_basestring(cut.reason())}'
+            if node in horizon:
+                tails[position] += ',\n   "horizon": true'
     return [f': {{\n   "visited": true,\n   "value": {value}{bound},\n   "type": {kind_text}{tail}\n  }}'
             for value, bound, kind_text, tail in zip(values, bounds, types, tails)]
 
 
-def _positions(ordered: np.ndarray, marked: Iterable[int]) -> Iterable[tuple[int, int]]:
-    """``(node, position in ordered)`` for the marked nodes that ``ordered`` (sorted) holds."""
-    wanted = np.fromiter(marked, dtype=np.int64)
-    positions = np.minimum(np.searchsorted(ordered, wanted), max(len(ordered) - 1, 0))
-    found = ordered[positions] == wanted if len(ordered) else np.zeros(len(wanted), dtype=bool)
-    return zip(wanted[found].tolist(), positions[found].tolist())
+def _bounds_of(bounds: Any, nodes: list[int]) -> list[Any]:
+    """The bounds of ``nodes``: in bulk from the compiled search's arrays, else one lookup each."""
+    if isinstance(bounds, VisitBounds):
+        return bounds.values_of(np.array(nodes, dtype=np.int64))
+    return list(map(bounds.__getitem__, nodes))
 
 
 def _generic_body(record: SearchRecord, node: int) -> str:

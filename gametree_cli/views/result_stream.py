@@ -33,11 +33,13 @@ from ..record import SearchRecord
 from . import tree_order
 from .node_bodies import node_bodies
 from .result_json import STREAMED, result_document
-from .tree_order import CHUNK, preorder_chunks
+from .tree_order import preorder_chunks
 
 try:  # the optional compiled helper (setup.py builds it when a C compiler is there)
     from .. import _resulttext
 except ImportError:  # pragma: no cover - depends on the install
+    _resulttext = None
+if getattr(_resulttext, "ABI", 1) < 2:  # pragma: no cover - a build older than its source: not trusted
     _resulttext = None
 
 __all__ = ["write_record", "USE_KERNEL"]
@@ -98,7 +100,7 @@ class _CompiledIds:
         self.offsets = offsets
 
     def join(self, nodes: Any, body_of: np.ndarray | None = None, bodies: tuple[bytes, ...] | None = None) -> str:
-        """The ids of ``nodes`` (each followed by its body), separated as items at depth 1."""
+        """The ids of ``nodes``, each followed by ``bodies[body_of[i]]``, separated as items at depth 1."""
         order = np.ascontiguousarray(nodes, dtype=np.int64)
         joined = _resulttext.join(order, self.text, self.offsets, _ITEM.encode(), body_of, bodies)
         return joined.decode("utf-8", "surrogatepass")
@@ -133,11 +135,12 @@ def _write_ids(record: SearchRecord, nodes: Any, ids: _CompiledIds | None, write
         write("[]")
         return
     write("[\n  ")
+    chunk = tree_order.CHUNK
     if ids is not None:
-        for start in range(0, len(nodes), CHUNK):
+        for start in range(0, len(nodes), chunk):
             if start:
                 write(_ITEM)
-            write(ids.join(nodes[start : start + CHUNK]))
+            write(ids.join(nodes[start : start + chunk]))
     elif isinstance(nodes, np.ndarray):  # the tree order: ids made along it
         separator = ""
         for _, texts in preorder_chunks(record.tree, record.depth_limit):
@@ -145,34 +148,36 @@ def _write_ids(record: SearchRecord, nodes: Any, ids: _CompiledIds | None, write
             separator = _ITEM
     else:
         names = _ids_of(record.tree, nodes)
-        for start in range(0, len(nodes), CHUNK):
+        for start in range(0, len(nodes), chunk):
             if start:
                 write(_ITEM)
-            write(_ITEM.join(names[node] for node in nodes[start : start + CHUNK]))
+            write(_ITEM.join(names[node] for node in nodes[start : start + chunk]))
     write("\n ]")
 
 
 def _write_nodes(record: SearchRecord, ids: _CompiledIds | None, write: Any) -> None:
-    """The ``nodes`` object: every node's id and entry, in tree order."""
+    """The ``nodes`` object: every node's id and entry, in tree order, the entries made a chunk at a time."""
     tree = record.tree
-    body_of, bodies = node_bodies(record)
     write("{\n  ")
     written, total = 0, len(tree.kind)
     if ids is not None:
-        encoded = _utf8_each(bodies)
         order = tree_order.tree_order(tree, None, _resulttext)
-        for start in range(0, total, CHUNK):
+        chunk = tree_order.CHUNK
+        for start in range(0, total, chunk):
             tick("write", start, total)
             if start:
                 write(_ITEM)
-            write(ids.join(order[start : start + CHUNK], body_of, encoded))
+            nodes = order[start : start + chunk]
+            body_of, bodies = node_bodies(record, nodes)
+            write(ids.join(nodes, body_of, _utf8_each(bodies)))
     else:
         for nodes, texts in preorder_chunks(tree):
             tick("write", written, total)
             if written:
                 write(_ITEM)
             written += len(nodes)
-            write(_ITEM.join(map(add, texts, map(bodies.__getitem__, body_of[nodes].tolist()))))
+            body_of, bodies = node_bodies(record, np.array(nodes, dtype=np.int64))
+            write(_ITEM.join(map(add, texts, map(bodies.__getitem__, body_of.tolist()))))
     write("\n }")
 
 

@@ -100,8 +100,8 @@ def preorder_chunks(tree: Tree, depth_limit: int | None = None) -> Iterator[tupl
         yield from _limited(preorder_ids(tree), tree, depth_limit)
         return
     order = tree_order(tree, depth_limit)
-    prefix, closing, root_text = _cached(tree, depth_limit, "prefixes", lambda: _prefixes(tree, depth_limit))
-    yield from _order_chunks(tree, order, prefix, closing, root_text)
+    prefix, root_text = _cached(tree, depth_limit, "prefixes", lambda: _prefixes(tree, depth_limit))
+    yield from _order_chunks(tree, order, prefix, root_text)
 
 
 def _levels(tree: Tree, depth_limit: int | None) -> tuple[np.ndarray, list[tuple[Any, ...]]]:
@@ -139,10 +139,9 @@ def _levels(tree: Tree, depth_limit: int | None) -> tuple[np.ndarray, list[tuple
     return _cached(tree, depth_limit, "levels", make)
 
 
-def _prefixes(tree: Tree, depth_limit: int | None) -> tuple[np.ndarray, np.ndarray, str]:
+def _prefixes(tree: Tree, depth_limit: int | None) -> tuple[np.ndarray, str]:
     """Per inner node the opening quote, escaped id and "." its children's ids start with
-    ('"' for an unnamed root); quoted numerals ``k"``; the root's quoted id."""
-    n = len(tree.kind)
+    ('"' for an unnamed root); the root's quoted id."""
     count, first = int64_view(tree.count), int64_view(tree.first)
     order, blocks = _levels(tree, depth_limit)
     explicit = tree.explicit_ids
@@ -151,9 +150,6 @@ def _prefixes(tree: Tree, depth_limit: int | None) -> tuple[np.ndarray, np.ndarr
     prefix[0] = '"' if root_name is None else encode_basestring(root_name)[:-1] + "."
     root_text = encode_basestring(root_name if root_name is not None else "root")
     named = np.array(sorted(explicit), dtype=np.int64)
-    largest = int(count.max()) if n else 0
-    numerals = np.array([str(k) for k in range(largest + 2)], dtype=object)
-    closing = np.array([f'{k}"' for k in range(largest + 2)], dtype=object)
     for inner, sizes, offsets, child_start, child_end in blocks:
         if not len(inner):
             continue
@@ -162,17 +158,36 @@ def _prefixes(tree: Tree, depth_limit: int | None) -> tuple[np.ndarray, np.ndarr
         if grand.any():
             parents = np.repeat(inner, sizes)[grand]
             nodes = children[grand]
-            text = prefix[parents] + numerals[nodes - first[parents] + 1]
+            text = prefix[parents] + _decimals(nodes - first[parents] + 1)
             prefix[nodes] = text + "."
         # named nodes of this level before the next level reads their prefixes
         for node in named[np.searchsorted(named, child_start):np.searchsorted(named, child_end)].tolist():
             if count[node]:
                 prefix[node] = encode_basestring(explicit[node])[:-1] + "."
-    return prefix, closing, root_text
+    return prefix, root_text
 
 
-def _order_chunks(tree: Tree, order: np.ndarray, prefix: np.ndarray, closing: np.ndarray,
-                  root_text: str) -> Iterator[tuple[list[int], list[str]]]:
+def _decimals(numbers: np.ndarray, suffix: str = "") -> np.ndarray:
+    """``f"{k}{suffix}"`` for each of ``numbers``, as an object array.
+
+    From a table when the numbers are not much larger than their count
+    (positions of the children of narrow nodes); otherwise made one by one,
+    so that a chunk of a root with 10^7 children never makes 10^7 numerals.
+    """
+    texts = np.empty(len(numbers), dtype=object)
+    if not len(numbers):
+        return texts
+    largest = int(numbers.max())
+    if int(numbers.min()) >= 0 and largest < 4 * len(numbers) + 1024:
+        table = np.empty(largest + 1, dtype=object)
+        table[:] = [f"{k}{suffix}" for k in range(largest + 1)]
+        return table[numbers]
+    texts[:] = [f"{k}{suffix}" for k in numbers.tolist()]
+    return texts
+
+
+def _order_chunks(tree: Tree, order: np.ndarray, prefix: np.ndarray, root_text: str
+                  ) -> Iterator[tuple[list[int], list[str]]]:
     count, first = int64_view(tree.count), int64_view(tree.first)
     explicit = tree.explicit_ids
     parent = int64_view(tree.parents())
@@ -183,7 +198,7 @@ def _order_chunks(tree: Tree, order: np.ndarray, prefix: np.ndarray, closing: np
         texts[inner] = [text[:-1] + '"' for text in prefix[nodes[inner]].tolist()]
         leaves = np.flatnonzero(~inner)
         ups = np.maximum(parent[nodes[leaves]], 0)
-        texts[leaves] = prefix[ups] + closing[nodes[leaves] - first[ups] + 1]
+        texts[leaves] = prefix[ups] + _decimals(nodes[leaves] - first[ups] + 1, '"')
         quoted = texts.tolist()
         node_list = nodes.tolist()
         if start == 0:
