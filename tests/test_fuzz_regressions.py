@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from gametree_cli import GameTreeError, parse_tree
+from gametree_cli import GameTreeError, load_tree, parse_tree
 
 
 def assert_one_line_error(text: str, name: str = "--tree") -> GameTreeError:
@@ -304,3 +304,18 @@ def test_decimals_meeting_a_huge_exact_probability() -> None:
 
     assert solve(tree, "expectiminimax").value == 3  # the exact sum over Decimals copes
     assert solve(tree, "star1").value == 3
+
+
+def test_an_error_quoting_a_name_with_a_line_break_stays_one_line(tmp_path) -> None:
+    """Found by `make fuzz` (atheris): a Gambit player called "%YAML 1.1<newline>MIN" made the
+    compact writer's refusal a two-line message. Control characters are shown escaped."""
+    from gametree_cli.formats.saver import save_tree
+
+    efg = tmp_path / "names.efg"
+    efg.write_text('EFG 2 R "" { "MAX" "%YAML 1.1\nMIN" }\n""\n\np "" 1 1 "" { "a" "b" } 0\n'
+                   't "" 1 "" { 3 -3 }\nt "" 2 "" { 5 -5 }\n')
+    tree = load_tree(efg)
+    with pytest.raises(GameTreeError) as caught:
+        save_tree(tree, tmp_path / "out.txt", fmt="compact")
+    text = str(caught.value)
+    assert "\n" not in text and "%YAML 1.1\\nMIN" in text
