@@ -319,3 +319,17 @@ def test_an_error_quoting_a_name_with_a_line_break_stays_one_line(tmp_path) -> N
         save_tree(tree, tmp_path / "out.txt", fmt="compact")
     text = str(caught.value)
     assert "\n" not in text and "%YAML 1.1\\nMIN" in text
+
+
+def test_an_efg_probability_sum_of_more_than_4300_digits_is_reported(tmp_path) -> None:
+    """Found by `make fuzz` (atheris): chance probabilities 1/A and 1/B with 2,200-digit coprime
+    denominators sum to a fraction of ~4,400 digits; reporting it crashed (Python refuses to
+    print an int that long). It is printed exactly, as every other computed number."""
+    a, b = 10**2200 + 1, 10**2200 + 3
+    efg = tmp_path / "long.efg"
+    efg.write_text(f'EFG 2 R "" {{ "MAX" "MIN" }}\n""\n\nc "" 1 "" {{ "h" 1/{a} "t" 1/{b} }} 0\n'
+                   't "" 1 "" { 3 -3 }\nt "" 2 "" { 5 -5 }\n')
+    with pytest.raises(GameTreeError) as caught:
+        load_tree(efg)
+    text = str(caught.value)
+    assert "probabilities sum to" in text and str(a + b)[:50] in text and "\n" not in text

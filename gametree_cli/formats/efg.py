@@ -41,7 +41,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..errors import TreeFormatError
-from ..numbers import MAX_DIGITS
+from ..numbers import MAX_DIGITS, format_number
 
 __all__ = ["read_efg", "write_efg"]
 
@@ -80,9 +80,7 @@ class _Num:
         if self.decimal:
             text = format(Decimal(repr(float(self.exact))), "f")
             return text if "." in text else text + ".0"
-        if self.exact.denominator == 1:
-            return str(self.exact.numerator)
-        return f"{self.exact.numerator}/{self.exact.denominator}"
+        return format_number(self.exact)  # exact, however many digits (a sum of long fractions)
 
     def show(self) -> str:
         """For messages: a decimal input is reported as a decimal."""
