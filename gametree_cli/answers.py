@@ -20,9 +20,9 @@ import yaml
 
 from .algorithms import Options, get_algorithm
 from .errors import ExerciseError, GameTreeError, TreeFormatError
+from .files import read_input_text
 from .formats.document import build_tree
 from .formats.loader import load_tree, read_document, write_atomically
-from .formats.strict_json import not_utf8
 from .formats.locate import deep_call
 from .model import Source, Tree
 from .numbers import Number, parse_number, value_to_json
@@ -188,16 +188,7 @@ def read_answer_file(path: str | os.PathLike[str]) -> list[Exercise]:
             option); the message names file:line.
     """
     name = os.fspath(path)
-    try:
-        text = Path(name).read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise ExerciseError("no such file", file=name) from None
-    except IsADirectoryError:
-        raise ExerciseError("is a directory, not an answer file", file=name) from None
-    except UnicodeDecodeError as error:
-        raise not_utf8(error, name, ExerciseError) from None
-    except OSError as error:
-        raise ExerciseError(f"cannot read: {error.strerror}", file=name) from None
+    text = read_input_text(name, error=ExerciseError, what="an answer file")
     return parse_answer_text(text, name)
 
 

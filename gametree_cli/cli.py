@@ -2,13 +2,16 @@
 
 The only place that prints for the user or picks exit codes. Library errors
 (:class:`~gametree_cli.errors.GameTreeError`) become one line on stderr and
-exit status 2; ``GAMETREE_DEBUG=1`` shows the traceback instead.
+exit status 2; ``GAMETREE_DEBUG=1`` shows the traceback instead. Ctrl-C ends
+a command with one line and status 130 (SIGTERM: 143), a reader that went
+away (``| head``) with no message and status 141 (docs/safety.md).
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import signal
 import sys
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Callable, Optional, ParamSpec
@@ -17,6 +20,7 @@ import typer
 
 from .algorithms import ALGORITHMS, Options, exact_record, solve
 from .errors import ExitCode, GameTreeError
+from .files import check_target, parse_size, set_input_limit
 from .events import Event, Observer
 from .formats.document import DEFAULT_MAX_NODES
 from .formats.loader import load_tree, parse_tree
@@ -46,8 +50,16 @@ app = typer.Typer(
 
 
 @app.callback()
-def commands() -> None:
+def commands(
+    max_input_size: Annotated[str, typer.Option(
+        "--max-input-size", metavar="SIZE", envvar="GAMETREE_MAX_INPUT_SIZE",
+        help="Refuse input files bigger than this (e.g. 500M, 8G; default 2G).")] = "2G",
+) -> None:
     """Solve explicit game trees (minimax, alpha-beta, expectiminimax, max-n) and show the answer the way a course does."""
+    try:
+        set_input_limit(parse_size(max_input_size))
+    except GameTreeError as error:
+        raise fail(error) from None
 
 
 class OutputFormat(str, Enum):
@@ -71,16 +83,29 @@ class Order(str, Enum):
     worst = "worst"
 
 
+@functools.cache
+def _console_class() -> type[Console]:
+    """rich's console, but a reader that went away is left to :func:`reports_errors`
+    (rich's own handling exits with status 1). Made on first use: rich costs start-up time."""
+    from rich.console import Console
+
+    class StdoutConsole(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
+
+    return StdoutConsole
+
+
 def stdout_console() -> Console:
     """Colour on a terminal; plain text when piped or NO_COLOR is set (rich's rules).
 
     When piped, lines are not wrapped at 80 columns: a tree line is kept whole.
     """
-    from rich.console import Console
-
-    console = Console(highlight=False)
+    console_class = _console_class()
+    console = console_class(highlight=False)
     if not console.is_terminal:
-        console = Console(highlight=False, width=max(console.width, 240), soft_wrap=True)
+        console = console_class(highlight=False, width=max(console.width, 240), soft_wrap=True)
     return console
 
 
@@ -137,7 +162,8 @@ def read_tree(path: Optional[str], tree_text: Optional[str], max_nodes: int | No
 
 
 def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
-    """Turn library errors into the contract's one line on stderr and exit 2."""
+    """Turn library errors into the contract's one line on stderr and exit 2;
+    end quietly on Ctrl-C (130) and when standard output's reader went away (141)."""
 
     @functools.wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> None:
@@ -150,6 +176,11 @@ def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
             raise fail(error) from None
         except BrokenPipeError:
             _silence_stdout()
+            raise typer.Exit(ExitCode.BROKEN_PIPE) from None
+        except KeyboardInterrupt as interrupt:
+            if os.environ.get("GAMETREE_DEBUG"):
+                raise
+            raise typer.Exit(interrupted(interrupt)) from None
         except (RecursionError, MemoryError) as error:
             if os.environ.get("GAMETREE_DEBUG"):
                 raise
@@ -159,12 +190,36 @@ def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
     return run
 
 
+_said_interrupted = False
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so that the same clean-up (no partial file) runs."""
+
+
+def interrupted(interrupt: KeyboardInterrupt) -> int:
+    """Say in one line that the run was stopped; the exit status (128 + the signal)."""
+    global _said_interrupted
+    _said_interrupted = True
+    if isinstance(interrupt, Terminated):
+        sys.stderr.write("gametree: terminated\n")
+        return ExitCode.TERMINATED
+    sys.stderr.write("gametree: interrupted\n")
+    return ExitCode.INTERRUPTED
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
 def _silence_stdout() -> None:
-    """After the reader of a pipe went away (``| head``), exit quietly."""
+    """After the reader of a pipe went away (``| head``): send what is still
+    buffered for standard output to /dev/null, so nothing complains at exit."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    except OSError:
+        os.close(devnull)
+    except (OSError, ValueError):
         pass
 
 
@@ -191,6 +246,10 @@ def solve_command(
     force: Annotated[bool, typer.Option("--force", help="Let --answers replace an existing file.")] = False,
 ) -> None:
     """Solve a tree and show the annotated tree, the trace, or the JSON result."""
+    if answers_file is not None:
+        if answers_file == "-":
+            raise GameTreeError("--answers: name a file ('-' is not possible: standard output carries the result)")
+        check_target(answers_file, force=force, protect=(tree_file,))  # refused before the work, not after
     tree = read_tree(tree_file, tree_text, max_nodes)
     options = search_options(depth, variant, strict, order, ties, constant_sum, bounds)
     events: list[Event] | None = None
@@ -245,12 +304,32 @@ from .commands import blank as _blank  # noqa: E402,F401
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: also catches what happens outside a command
+    (Ctrl-C while starting, standard output closed before the final flush)."""
+    signal.signal(signal.SIGTERM, _terminate)
+    status: object = 0
     try:
         app()
-    except KeyboardInterrupt:
+    except SystemExit as done:
+        status = done.code
+    except KeyboardInterrupt as interrupt:
+        status = interrupted(interrupt)
+    if status == ExitCode.INTERRUPTED and not _said_interrupted:  # typer's own: while reading the options
         sys.stderr.write("gametree: interrupted\n")
-        raise SystemExit(130) from None
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        status = ExitCode.BROKEN_PIPE
+    except (OSError, ValueError):
+        pass
+    if status in (ExitCode.INTERRUPTED, ExitCode.TERMINATED):
+        # Stopped: any partial file is already removed (atomic writes clean up on
+        # the way out). Skip the interpreter's teardown, which frees a big tree
+        # object by object (seconds), and a parsing thread that may still run.
+        sys.stderr.flush()
+        os._exit(status)
+    raise SystemExit(status)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -26,6 +26,12 @@ class ExitCode(IntEnum):
     OK = 0
     WRONG_ANSWER = 1
     BAD_INPUT = 2
+    #: Ctrl-C (128 + SIGINT), after removing any partly written file
+    INTERRUPTED = 130
+    #: standard output's reader went away, e.g. ``| head`` (128 + SIGPIPE, as a shell reports a killed writer)
+    BROKEN_PIPE = 141
+    #: SIGTERM (128 + 15), after the same clean-up as Ctrl-C
+    TERMINATED = 143
 
 
 class GameTreeError(ValueError):

@@ -288,7 +288,10 @@ def test_render_dot_to_stdout_and_by_extension(runner: Any, tmp_path: Path) -> N
     assert result.exit_code == 0, result.output
     assert r"\begin{forest}" in target.read_text()
     target.write_text("old")
-    result = runner.invoke(app, ["render", source, "-o", str(target)])  # pictures are replaced without asking
+    result = runner.invoke(app, ["render", source, "-o", str(target)])  # like every writer: only with --force
+    assert result.exit_code == 2 and "already exists (use --force to replace it)" in result.output
+    assert target.read_text() == "old"
+    result = runner.invoke(app, ["render", source, "-o", str(target), "--force"])
     assert result.exit_code == 0 and r"\begin{forest}" in target.read_text()
     result = runner.invoke(app, ["render", source, "-o", str(tmp_path / "tree.jpg")])
     assert result.exit_code == 2

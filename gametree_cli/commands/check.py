@@ -11,7 +11,8 @@ import typer
 
 from ..check import ERROR, check_paths, exit_code
 from ..cli import OutputFormat, app, reports_errors, stdout_console
-from ..formats.loader import write_atomically
+from ..errors import GameTreeError
+from ..files import write_atomically
 
 
 @app.command("check")
@@ -23,6 +24,9 @@ def check_command(
 ) -> None:
     """Solve each exercise and compare the given answers: exit 0 all right, 1 some wrong, 2 unreadable or invalid."""
     from ..views.check_report import check_document, check_report, junit_report  # rich: only this command's cost
+
+    if junit == "-":
+        raise GameTreeError("--junit: name a file ('-' is not possible: standard output carries the table)")
     outcomes = check_paths(answers)
     for outcome in outcomes:
         if outcome.status == ERROR:
@@ -32,7 +36,12 @@ def check_command(
             outcome.exercise.tree for outcome in outcomes
             if outcome.exercise is not None and isinstance(outcome.exercise.tree, str)
         )
-        os.makedirs(os.path.dirname(junit) or ".", exist_ok=True)  # CI jobs like reports/gametree.xml
+        try:
+            os.makedirs(os.path.dirname(junit) or ".", exist_ok=True)  # CI jobs like reports/gametree.xml
+        except OSError as error:
+            raise GameTreeError(f"cannot write: {error.strerror or error}", file=junit) from None
+        # A regenerated report (CI rewrites it on every run): replaced without
+        # --force, but still atomically and never over an input (docs/safety.md).
         write_atomically(junit, junit_report(outcomes), force=True, protect=inputs)
     if output is OutputFormat.json:
         json.dump(check_document(outcomes), sys.stdout, ensure_ascii=False, indent=1)

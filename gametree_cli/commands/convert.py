@@ -14,6 +14,7 @@ import typer
 
 from ..cli import app, read_tree, reports_errors
 from ..formats.document_writer import TEXT_WRITERS
+from ..files import check_target
 from ..formats.saver import output_format, save_tree
 from ..model import Tree
 
@@ -43,8 +44,10 @@ def convert_command(
     force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists (never the input).")] = False,
 ) -> None:
     """Convert a tree file between YAML, JSON, the compact nested list and Gambit .efg."""
-    tree = read_tree(source, None)
     fmt = output_format(output, to)
+    if output != "-":
+        check_target(output, force=force, protect=(source,))  # refused before the work, not after
+    tree = read_tree(source, None)
     if fmt == "efg":
         lost = efg_leaves_out(tree)
         if lost:

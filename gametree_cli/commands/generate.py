@@ -17,12 +17,12 @@ from ..errors import GameTreeError
 from ..formats.document import build_tree
 from ..formats.document_writer import document_to_json, document_to_yaml
 from ..formats.efg import write_efg
-from ..formats.saver import check_target, output_format, save_tree
-from ..formats.loader import write_atomically
+from ..files import check_target, write_atomically
+from ..formats.saver import output_format, save_tree
 from ..generate import backgammon_tree, tictactoe_tree
 from ..generate.tictactoe import EMPTY_BOARD
 
-__all__ = ["generate_app", "write_document"]
+__all__ = ["generate_app", "write_document", "check_output"]
 
 generate_app = typer.Typer(
     name="generate",
@@ -33,6 +33,12 @@ generate_app = typer.Typer(
 app.add_typer(generate_app, name="generate")
 
 _DOCUMENT_WRITERS = {"yaml": document_to_yaml, "json": document_to_json, "efg": write_efg}
+
+
+def check_output(output: str | None, force: bool) -> None:
+    """Refuse an existing FILE before generating (which can take seconds), not after."""
+    if output is not None and output != "-":
+        check_target(output, force=force)
 
 
 def write_document(document: Any, output: str | None, to: str | None, force: bool) -> None:
@@ -47,8 +53,7 @@ def write_document(document: Any, output: str | None, to: str | None, force: boo
         return
     fmt = output_format(output, to)
     if fmt in _DOCUMENT_WRITERS:
-        check_target(output, force=force)
-        write_atomically(output, _DOCUMENT_WRITERS[fmt](document), force=True)
+        write_atomically(output, _DOCUMENT_WRITERS[fmt](document), force=force)
     else:  # compact, or a format of its own: through the tree
         save_tree(build_tree(document), output, fmt=fmt, force=force)
 
@@ -68,6 +73,7 @@ def tictactoe_command(
     force: ForceOption = False,
 ) -> None:
     """Tic-tac-toe's game tree from a position (X is max; a win is +1, a loss -1, a draw 0)."""
+    check_output(output, force)
     write_document(tictactoe_tree(position, depth), output, to, force)
 
 
@@ -88,4 +94,5 @@ def backgammon_command(
         raise GameTreeError(f"--position: expected four fields like 3,4,1,2, found {position!r}") from None
     if len(fields) != 4:
         raise GameTreeError(f"--position: expected four fields like 3,4,1,2, found {position!r}")
+    check_output(output, force)
     write_document(backgammon_tree(fields, plies, roll=roll), output, to, force)

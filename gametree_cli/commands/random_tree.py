@@ -10,7 +10,7 @@ import typer
 
 from ..cli import app, reports_errors
 from ..generate.random_tree import MAX_RANDOM_NODES, RandomTreeSpec, parse_range, random_tree
-from .generate import ForceOption, OutputOption, ToOption, write_document
+from .generate import ForceOption, OutputOption, ToOption, check_output, write_document
 
 
 @app.command("random")
@@ -39,6 +39,7 @@ def random_command(
         players=players,
         values=parse_range(values, "--values"),
     )
+    check_output(output, force)
     document = random_tree(spec, max_nodes=max_nodes)
     if fresh:
         sys.stderr.write(f"random tree with seed {seed} (give --seed {seed} to get it again)\n")

@@ -1,8 +1,8 @@
 """``gametree render``: the annotated tree as a picture (Graphviz DOT/SVG/PNG/PDF, or LaTeX).
 
 Solves once, then hands the record to a view: the views never search.
-Pictures are rebuilt often (slides, handouts), so an existing picture is
-replaced without asking; the input tree never is.
+Like every writer, it replaces an existing picture only with ``--force``,
+and the input tree never (docs/safety.md).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ..cli import (AlgoOption, BoundsOption, DepthOption, Order, OrderOption, St
                    TreeArgument, TreeTextOption, Variant, VariantOption, app, read_tree, reports_errors,
                    search_options)
 from ..errors import GameTreeError
-from ..formats.loader import write_atomically
+from ..files import check_target, write_atomically
 
 __all__ = ["render_command", "PictureFormat", "picture_format"]
 
@@ -61,7 +61,8 @@ def render_command(
     constant_sum: SumOption = None,
     bounds: BoundsOption = None,
     fmt: Annotated[Optional[PictureFormat], typer.Option("--format", "-f", help="dot (Graphviz text), svg, png or pdf (need Graphviz's dot), tex (LaTeX, forest). Default: from -o's extension.")] = None,
-    output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Picture file to write (replaced if it exists); default: standard output.")] = None,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Picture file to write ('-' or none: standard output).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists (never the input).")] = False,
     blank: Annotated[bool, typer.Option("--blank", help="An exercise handout: the tree and leaf values, no answers.")] = False,
     show_depth: Annotated[Optional[int], typer.Option("--show-depth", help="Draw this many levels of the tree.")] = None,
     show_all: Annotated[bool, typer.Option("--show-all", help="Draw the whole tree, however big.")] = False,
@@ -71,6 +72,10 @@ def render_command(
     from ..views.latex import render_latex
 
     chosen = picture_format(fmt, output)
+    to_file = output is not None and output != "-"
+    inputs = (tree_file,)
+    if to_file:
+        check_target(output, force=force, protect=inputs)  # refused before the work, not after
     tree = read_tree(tree_file, tree_text)
     record = solve(tree, algo, options=search_options(depth, variant, strict, order, ties, constant_sum, bounds))
     shown: dict[str, object] = {"blank": blank, "depth": show_depth}
@@ -83,7 +88,7 @@ def render_command(
         data = render_dot(record, **shown)  # type: ignore[arg-type]
         if chosen != "dot":
             data = render_image(data, chosen)
-    if output is None or output == "-":
+    if not to_file:
         if isinstance(data, bytes):
             if chosen != "svg" and sys.stdout.isatty():
                 raise GameTreeError(f"a {chosen.upper()} image is binary: write it to a file with -o FILE")
@@ -92,4 +97,4 @@ def render_command(
         else:
             sys.stdout.write(data)
         return
-    write_atomically(output, data, force=True, protect=tuple(name for name in (tree_file,) if name and name != "-"))
+    write_atomically(output, data, force=force, protect=inputs)

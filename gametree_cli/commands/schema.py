@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..cli import app, reports_errors
-from ..formats.loader import write_atomically
+from ..files import write_atomically
 from ..schema import tree_schema
 
 __all__ = ["schema_command", "schema_text"]

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from fractions import Fraction
 import struct
 from array import array
@@ -37,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import TreeFormatError
+from ..files import read_input
 from ..model import CHANCE, LEAF, PLAYER, Source, Tree
 from ..numbers import Number, Value, number_to_json, parse_number
 from ..numeric import LazyValues, Numeric, _exact_probabilities, int64_view, numeric_values
@@ -165,14 +167,7 @@ def read_binary(path: Path, name: str) -> Tree:
         TreeFormatError: not a ``.gtb`` file, or a damaged one.
     """
     tick("read")
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise TreeFormatError("no such file", file=name) from None
-    except IsADirectoryError:
-        raise TreeFormatError("is a directory, not a tree file", file=name) from None
-    except OSError as error:
-        raise TreeFormatError(f"cannot read: {error.strerror}", file=name) from None
+    data = read_input(os.fspath(path))  # errors name it as load_tree was given it (path == name)
     try:
         return _decode(data, name)
     except TreeFormatError:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 import os
-import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -20,6 +19,7 @@ import yaml
 from ..bulk import paused_gc
 from ..progress import tick
 from ..errors import TreeFormatError
+from ..files import read_input_text, read_stdin_text, write_atomically
 from ..model import Source, Tree
 from .document import DEFAULT_MAX_NODES, build_tree
 from .document_writer import TEXT_WRITERS
@@ -311,70 +311,14 @@ def load_tree(
     """
     name = os.fspath(path)
     if name == "-":
-        text = sys.stdin.read().removeprefix("\ufeff")  # a byte-order mark, as files may start with (utf-8-sig)
+        text = read_stdin_text("<stdin>")
         return parse_tree(text, name="<stdin>", fmt=fmt, max_nodes=max_nodes)
     fmt = fmt or format_for(name)
-    file = Path(name)
     if fmt in TREE_READERS:
-        return TREE_READERS[fmt](file, name)
-    try:
-        tick("read")
-        text = file.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise TreeFormatError("no such file", file=name) from None
-    except IsADirectoryError:
-        raise TreeFormatError("is a directory, not a tree file", file=name) from None
-    except UnicodeDecodeError as error:
-        raise not_utf8(error, name) from None
-    except OSError as error:
-        raise TreeFormatError(f"cannot read: {error.strerror}", file=name) from None
+        return TREE_READERS[fmt](Path(name), name)
+    tick("read")
+    text = read_input_text(name)
     return parse_tree(text, name=name, fmt=fmt, max_nodes=max_nodes)
-
-
-def _umask() -> int:
-    """The process's file-creation mask (reading it means setting it, so set it back)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def write_atomically(path: str | os.PathLike[str], data: str | bytes, *, force: bool = False,
-                     protect: tuple[str | os.PathLike[str], ...] = ()) -> None:
-    """Write a file so that a crash never leaves it half-written.
-
-    Writes a temporary file beside ``path`` and renames it into place. Refuses
-    to replace an existing file unless ``force``, and never replaces any file
-    in ``protect`` (the inputs of the command), so nothing a user gave is lost.
-
-    Raises:
-        GameTreeError: the file exists (without ``force``), is an input, or cannot be written.
-    """
-    import tempfile
-
-    from ..errors import GameTreeError
-
-    target = Path(path)
-    for given in protect:
-        try:
-            if Path(given).exists() and target.exists() and target.resolve() == Path(given).resolve():
-                raise GameTreeError("refusing to overwrite an input file", file=os.fspath(path))
-        except OSError:
-            continue
-    if target.exists() and not force:
-        raise GameTreeError("already exists (use --force to replace it)", file=os.fspath(path))
-    directory = target.parent if str(target.parent) else Path(".")
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
-        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes it private; a written file is not
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data.encode("utf-8") if isinstance(data, str) else data)
-        os.replace(temporary, target)
-    except OSError as error:
-        try:
-            os.unlink(temporary)
-        except (OSError, UnboundLocalError):
-            pass
-        raise GameTreeError(f"cannot write: {error.strerror}", file=os.fspath(path)) from None
 
 
 # -- formats of their own modules: Gambit .efg in, and every text format out ----

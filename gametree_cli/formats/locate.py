@@ -31,6 +31,9 @@ def deep_call(function: Callable[..., T], *args: Any) -> T:
     The C JSON scanner and PyYAML recurse once per nesting level; a
     100,000-deep chain needs far more than the main thread's 8 MiB stack.
     The stack is reserved, not committed: it costs memory only when used.
+    The thread is a daemon and the wait for it is interruptible, so Ctrl-C
+    ends the run at once instead of after the parse (the process does not
+    wait for a daemon thread when it exits).
     """
     outcome: dict[str, Any] = {}
 
@@ -47,7 +50,7 @@ def deep_call(function: Callable[..., T], *args: Any) -> T:
     previous = threading.stack_size()
     threading.stack_size(_STACK_BYTES)
     try:
-        worker = threading.Thread(target=run, name="gametree-parse")
+        worker = threading.Thread(target=run, name="gametree-parse", daemon=True)
         worker.start()
     finally:
         threading.stack_size(previous)

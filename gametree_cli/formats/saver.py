@@ -9,13 +9,12 @@ file only with ``force``.
 from __future__ import annotations
 
 import os
-import tempfile
-from pathlib import Path
 
 from ..errors import GameTreeError
+from ..files import Protected, atomic_output, check_target, write_atomically
 from ..model import Tree
 from .document_writer import TEXT_WRITERS
-from .loader import TREE_WRITERS, format_for, write_atomically
+from .loader import TREE_WRITERS, format_for
 
 __all__ = ["output_format", "save_tree", "check_target"]
 
@@ -41,30 +40,8 @@ def output_format(path: str, to: str | None) -> str:
     return fmt
 
 
-def check_target(path: str | os.PathLike[str], *, force: bool = False,
-                 protect: tuple[str | os.PathLike[str], ...] = ()) -> None:
-    """Refuse to write over an input (ever) or an existing file (without ``force``).
-
-    Raises:
-        GameTreeError: naming the file and what to do.
-    """
-    target = Path(path)
-    for given in protect:
-        if os.fspath(given) in ("-", ""):
-            continue
-        try:
-            if target.exists() and Path(given).exists() and target.resolve() == Path(given).resolve():
-                raise GameTreeError("refusing to overwrite the input file", file=os.fspath(path))
-        except OSError:
-            continue
-    if target.is_dir():
-        raise GameTreeError("is a directory", file=os.fspath(path))
-    if target.exists() and not force:
-        raise GameTreeError("already exists (use --force to replace it)", file=os.fspath(path))
-
-
 def save_tree(tree: Tree, path: str | os.PathLike[str], *, fmt: str | None = None, force: bool = False,
-              protect: tuple[str | os.PathLike[str], ...] = ()) -> str:
+              protect: Protected = ()) -> str:
     """Write ``tree`` to ``path`` atomically; returns the format written.
 
     Args:
@@ -83,21 +60,10 @@ def save_tree(tree: Tree, path: str | os.PathLike[str], *, fmt: str | None = Non
     fmt = output_format(name, fmt)
     check_target(name, force=force, protect=protect)
     if fmt in TEXT_WRITERS:
-        write_atomically(name, TEXT_WRITERS[fmt](tree), force=True, protect=protect)
+        write_atomically(name, TEXT_WRITERS[fmt](tree), force=force, protect=protect)
         return fmt
-    # A writer of its own (e.g. a binary format) writes a fresh temporary file
-    # beside the target, which then replaces the target in one rename.
-    target = Path(name)
-    directory = target.parent if str(target.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    os.close(handle)
-    os.unlink(temporary)
-    try:
-        TREE_WRITERS[fmt](tree, Path(temporary))
-        os.replace(temporary, target)
-    except OSError as error:
-        raise GameTreeError(f"cannot write: {error.strerror}", file=name) from None
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+    # A writer of its own (e.g. a binary format) writes a fresh path beside the
+    # target, which then replaces the target in one rename.
+    with atomic_output(name, force=force, protect=protect) as written:
+        TREE_WRITERS[fmt](tree, written)
     return fmt
