@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..cli import app, read_tree, reports_errors
+from ..cli import app, read_tree, reports_errors, write_out
 from ..formats.document_writer import TEXT_WRITERS
 from ..files import check_target
 from ..formats.saver import output_format, save_tree
@@ -57,6 +57,6 @@ def convert_command(
             from ..errors import GameTreeError
 
             raise GameTreeError(f"the {fmt} format cannot be written to standard output: name a file with -o")
-        sys.stdout.write(TEXT_WRITERS[fmt](tree))
+        write_out(TEXT_WRITERS[fmt](tree))
         return
     save_tree(tree, output, fmt=fmt, force=force, protect=(source,))

@@ -7,12 +7,11 @@ documents; this module only chooses the format and where the text goes.
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated, Any, Optional
 
 import typer
 
-from ..cli import app, reports_errors
+from ..cli import app, reports_errors, write_out
 from ..errors import GameTreeError
 from ..formats.document import build_tree
 from ..formats.document_writer import document_to_json, document_to_yaml
@@ -49,7 +48,7 @@ def write_document(document: Any, output: str | None, to: str | None, force: boo
             fmt = "yaml"
         if fmt not in _DOCUMENT_WRITERS:
             raise GameTreeError(f"cannot write {to!r} to standard output (known: {', '.join(_DOCUMENT_WRITERS)})")
-        sys.stdout.write(_DOCUMENT_WRITERS[fmt](document))
+        write_out(_DOCUMENT_WRITERS[fmt](document))
         return
     fmt = output_format(output, to)
     if fmt in _DOCUMENT_WRITERS:

@@ -17,7 +17,7 @@ import typer
 from ..algorithms import solve
 from ..cli import (AlgoOption, BoundsOption, DepthOption, Order, OrderOption, StrictOption, SumOption, TiesOption,
                    TreeArgument, TreeTextOption, Variant, VariantOption, app, read_tree, reports_errors,
-                   search_options)
+                   search_options, write_out)
 from ..errors import GameTreeError
 from ..files import check_target, write_atomically
 
@@ -92,9 +92,6 @@ def render_command(
         if isinstance(data, bytes):
             if chosen != "svg" and sys.stdout.isatty():
                 raise GameTreeError(f"a {chosen.upper()} image is binary: write it to a file with -o FILE")
-            sys.stdout.buffer.write(data)
-            sys.stdout.flush()
-        else:
-            sys.stdout.write(data)
+        write_out(data)
         return
     write_atomically(output, data, force=force, protect=inputs)

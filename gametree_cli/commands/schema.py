@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import Annotated, Optional
 
 import typer
 
-from ..cli import app, reports_errors
+from ..cli import app, reports_errors, write_out
 from ..files import write_atomically
 from ..schema import tree_schema
 
@@ -28,6 +27,6 @@ def schema_command(
 ) -> None:
     """Print the JSON Schema of tree files (point your editor's YAML/JSON support at it)."""
     if output is None or output == "-":
-        sys.stdout.write(schema_text())
+        write_out(schema_text())
         return
     write_atomically(output, schema_text(), force=force)
