@@ -1,5 +1,5 @@
 """``python -m gametree_cli`` runs the command line."""
 
-from .cli import main
+from .entry import main
 
 main()
