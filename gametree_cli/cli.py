@@ -344,31 +344,46 @@ from .commands import blank as _blank  # noqa: E402,F401
 
 def main() -> None:
     """Console-script entry point: also catches what happens outside a command
-    (Ctrl-C while starting, standard output closed before the final flush)."""
+    (Ctrl-C while starting or ending, standard output closed before the final flush)."""
     signal.signal(signal.SIGTERM, _terminate)
     status: object = 0
     try:
-        app()
-    except SystemExit as done:
-        status = done.code
-    except KeyboardInterrupt as interrupt:
+        try:
+            app()
+        except SystemExit as done:
+            status = done.code
+        if status == ExitCode.INTERRUPTED and not _said_interrupted:  # typer's own: while reading the options
+            sys.stderr.write("gametree: interrupted\n")
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _silence_stdout()
+            status = ExitCode.BROKEN_PIPE
+        except (OSError, ValueError):
+            pass
+        _ignore_signals_from_now_on()
+    except KeyboardInterrupt as interrupt:  # also in the last moments, after the command
         status = interrupted(interrupt)
-    if status == ExitCode.INTERRUPTED and not _said_interrupted:  # typer's own: while reading the options
-        sys.stderr.write("gametree: interrupted\n")
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        _silence_stdout()
-        status = ExitCode.BROKEN_PIPE
-    except (OSError, ValueError):
-        pass
+        _ignore_signals_from_now_on()
     if status in (ExitCode.INTERRUPTED, ExitCode.TERMINATED):
         # Stopped: any partial file is already removed (atomic writes clean up on
         # the way out). Skip the interpreter's teardown, which frees a big tree
         # object by object (seconds), and a parsing thread that may still run.
         sys.stderr.flush()
-        os._exit(status)
+        os._exit(status)  # type: ignore[arg-type]
     raise SystemExit(status)
+
+
+def _ignore_signals_from_now_on() -> None:
+    """The run is over, its files are whole: ignore Ctrl-C and SIGTERM.
+
+    Python gives signals their default action back while it shuts down, so
+    without this a Ctrl-C during the teardown of a big tree killed the
+    process silently (status -2) after a successful run. Ignoring (not
+    blocking) covers every thread, also NumPy's BLAS workers.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -54,7 +54,8 @@ def deep_call(function: Callable[..., T], *args: Any) -> T:
         worker.start()
     finally:
         threading.stack_size(previous)
-    worker.join()
+    while worker.is_alive():  # short waits: a signal delivered to the worker is still seen at once
+        worker.join(0.25)
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]  # type: ignore[no-any-return]
