@@ -109,19 +109,19 @@ def read_input(name: str, *, error: type[GameTreeError] = TreeFormatError, what:
             device, unreadable, or bigger than :func:`input_limit`.
     """
     try:
-        mode = os.stat(name).st_mode
+        status = os.stat(name)
+        mode = status.st_mode
         if stat.S_ISDIR(mode):
             raise error(f"is a directory, not {what}", file=name)
         if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
             raise error(f"is a device, not {what}", file=name)
         limit = input_limit()
+        if stat.S_ISREG(mode) and status.st_size > limit:  # refused before it is even opened
+            raise _too_big(name, error)
         with open(name, "rb") as stream:
-            opened = os.fstat(stream.fileno())
-            if stat.S_ISREG(opened.st_mode):
-                if opened.st_size > limit:
-                    raise _too_big(name, error)
+            if stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
                 data: bytes | None = stream.read()
-                if data is not None and len(data) > limit:  # it grew while being read
+                if data is not None and len(data) > limit:  # it grew meanwhile
                     data = None
             else:  # a pipe, e.g. bash's <(command): read no more than the limit
                 data = _read_limited(stream, limit)
