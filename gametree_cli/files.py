@@ -156,7 +156,7 @@ def read_stdin_text(name: str = "<stdin>", *, error: type[GameTreeError] = TreeF
         text = sys.stdin.read()
         if len(text) > input_limit():
             raise _too_big(name, error)
-        return text
+        return text.removeprefix("\ufeff")  # a byte-order mark, as utf-8-sig drops it
     try:
         data = _read_limited(binary, input_limit())
     except OSError as problem:

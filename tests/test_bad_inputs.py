@@ -10,6 +10,8 @@ by ``make bench``.
 
 from __future__ import annotations
 
+import builtins
+import io
 import json
 import os
 import subprocess
@@ -139,14 +141,15 @@ def test_a_directory_a_missing_file_and_an_unreadable_file(tmp_path: Path, runne
 
     locked = tmp_path / "locked.yaml"
     locked.write_text("root: {children: [1, 2]}\n")
-    real_read_text = Path.read_text
+    real_open = io.open
 
-    def refuse(self: Path, *args: object, **kwargs: object) -> str:
-        if self.name == "locked.yaml":
-            raise PermissionError(13, "Permission denied", str(self))
-        return real_read_text(self, *args, **kwargs)  # type: ignore[arg-type]
+    def refuse(file: object, *args: object, **kwargs: object) -> object:
+        if os.path.basename(os.fsdecode(file)) == "locked.yaml":  # type: ignore[arg-type]
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)  # type: ignore[call-overload]
 
-    monkeypatch.setattr(Path, "read_text", refuse)
+    monkeypatch.setattr(io, "open", refuse)  # whichever way the loader opens it (Path.open is io.open)
+    monkeypatch.setattr(builtins, "open", refuse)
     result = runner.invoke(app, ["solve", "locked.yaml"])
     assert (result.exit_code, result.stderr) == (2, "locked.yaml: cannot read: Permission denied\n")
 

@@ -153,7 +153,8 @@ def test_a_directory_a_missing_file_and_non_utf8_bytes(tmp_path: Path) -> None:
     one_line_error(run(["solve", "folder"], cwd=tmp_path), "folder: is a directory, not a tree file")
     one_line_error(run(["solve", "missing.yaml"], cwd=tmp_path), "missing.yaml: no such file")
     (tmp_path / "latin1.yaml").write_bytes(b"title: x\nroot:\n  children: [1, 2] # caf\xe9\n")
-    one_line_error(run(["solve", "latin1.yaml"], cwd=tmp_path), "latin1.yaml:3: not UTF-8 text (byte 39)")
+    one_line_error(run(["solve", "latin1.yaml"], cwd=tmp_path),
+                   "latin1.yaml:3:25: not UTF-8 text (byte 0xe9 at offset 39)")
 
 
 def test_bad_inputs_in_every_reader(here: Any, tmp_path: Path) -> None:
@@ -165,10 +166,10 @@ def test_bad_inputs_in_every_reader(here: Any, tmp_path: Path) -> None:
     one_line_error(here(tmp_path, ["solve", "latin1.gtb"]), "latin1.gtb: not a gametree binary (.gtb) file")
     (tmp_path / "latin1.yaml").write_bytes(b"title: x\nroot:\n  children: [1, 2] # caf\xe9\n")
     one_line_error(here(tmp_path, ["solve", "-"], input=b"\xef\xbb\xbf[[1, 2],\n [3, \xff]]"),
-                   "<stdin>:2: not UTF-8 text (byte 17)")
+                   "<stdin>:2:6: not UTF-8 text (byte 0xff at offset 14)")
     (tmp_path / "x.answers.yaml").write_bytes(b"tree: [[1, 2]]\n\xff\n")
     result = here(tmp_path, ["check", "x.answers.yaml"])
-    assert result.exit_code == 2 and "x.answers.yaml:2: not UTF-8 text (byte 15)" in result.stderr
+    assert result.exit_code == 2 and "x.answers.yaml:2:1: not UTF-8 text (byte 0xff at offset 15)" in result.stderr
     (tmp_path / "y.answers.yaml").write_text("tree: folder\nanswers: {value: 3}\n")
     result = here(tmp_path, ["check", "y.answers.yaml"])
     assert result.exit_code == 2 and "folder: is a directory, not a tree file" in result.stderr
