@@ -53,7 +53,7 @@ app = typer.Typer(
 def commands(
     max_input_size: Annotated[str, typer.Option(
         "--max-input-size", metavar="SIZE", envvar="GAMETREE_MAX_INPUT_SIZE",
-        help="Refuse input files bigger than this (e.g. 500M, 8G; default 2G).")] = "2G",
+        help="Refuse input files bigger than this, e.g. 500M or 8G (docs/safety.md).")] = "2G",
 ) -> None:
     """Solve explicit game trees (minimax, alpha-beta, expectiminimax, max-n) and show the answer the way a course does."""
     try:
