@@ -666,6 +666,7 @@ def test_ctrl_c_at_any_moment_of_a_real_run(tmp_path: Path, big_tree: Path, args
             whole.append((reference / target).read_bytes())
         return whole[0]
 
+    statuses = []
     for delay in (0.0, 0.3, 0.8, 1.5):
         work = tmp_path / f"after-{delay}"
         work.mkdir()
@@ -674,6 +675,7 @@ def test_ctrl_c_at_any_moment_of_a_real_run(tmp_path: Path, big_tree: Path, args
         wait_until_started(process)
         time.sleep(delay)
         status, stderr, _ = stopped(process)
+        statuses.append(status)
         assert status in (0, 130), (delay, status, stderr)
         assert "Traceback" not in stderr and stderr.endswith("gametree: interrupted\n" if status else ""), stderr
         assert listing(work) <= {target}, listing(work)  # no temporary file in any case
@@ -681,6 +683,7 @@ def test_ctrl_c_at_any_moment_of_a_real_run(tmp_path: Path, big_tree: Path, args
             assert (work / target).read_bytes() == whole_target()
         else:
             assert status == 130
+    assert statuses[0] == 130  # at least the first: still loading the command line
 
 
 def wait_until_started(process: subprocess.Popen[str]) -> None:
