@@ -217,8 +217,6 @@ def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
             _silence_stdout()
             raise typer.Exit(ExitCode.BROKEN_PIPE) from None
         except KeyboardInterrupt as interrupt:
-            if os.environ.get("GAMETREE_DEBUG"):
-                raise
             raise typer.Exit(interrupted(interrupt)) from None
         except (RecursionError, MemoryError) as error:
             if os.environ.get("GAMETREE_DEBUG"):
