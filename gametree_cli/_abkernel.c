@@ -308,7 +308,7 @@ static PyObject *abk_record(PyObject *self, PyObject *args) {
     int gc_was_enabled = PyGC_Disable(); /* only ints, floats and a few tuples: nothing to collect */
     Py_ssize_t m = order.len / 8, nc = cutn.len / 8;
     if (!PyType_Check(cut_type) || !PyType_IsSubtype((PyTypeObject *)cut_type, &PyTuple_Type) ||
-        val.len != order.len || alpha.len != beta.len || (alpha.len && alpha.len != order.len) || cutv.len != cutn.len ||
+        (val.len && val.len != order.len) || alpha.len != beta.len || (alpha.len && alpha.len != order.len) || cutv.len != cutn.len ||
         cutb.len != cutn.len || kind.len != n || best.len % 16) {
         PyErr_SetString(PyExc_ValueError, "record: inconsistent arguments");
         goto finish;
@@ -392,7 +392,13 @@ static PyObject *abk_record(PyObject *self, PyObject *args) {
             if (rc < 0) goto finish;
         }
     }
-    /* the per-node list: None where the search did not go */
+    /* the per-node list: None where the search did not go; an empty val: None (the caller
+       keeps the values in an array: ABI 3) */
+    if (!val.len) {
+        values = Py_NewRef(Py_None);
+        result = PyTuple_Pack(7, values, order_list, alpha_d, beta_d, best_d, cuts_d, pruned_list);
+        goto finish;
+    }
     if (!(values = PyList_New(n))) goto finish;
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_INCREF(Py_None);
@@ -441,6 +447,6 @@ static struct PyModuleDef abk_module = {
 
 PyMODINIT_FUNC PyInit__abkernel(void) {
     PyObject *module = PyModule_Create(&abk_module);
-    if (module && PyModule_AddIntConstant(module, "ABI", 2) < 0) Py_CLEAR(module);
+    if (module && PyModule_AddIntConstant(module, "ABI", 3) < 0) Py_CLEAR(module);
     return module;
 }
