@@ -4,12 +4,20 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test bench fuzz clean graphviz latex
+.PHONY: install demo test bench fuzz clean graphviz latex lock test-newest
 
-$(STAMP): pyproject.toml setup.py gametree_cli/_abkernel.c gametree_cli/_jsonscan.c gametree_cli/_resulttext.c
+# Installs come from requirements.lock: every runtime, test and build dependency
+# pinned to one version with its hashes, so a fresh clone next month installs
+# what was tested today (pyproject.toml keeps the ranges `pip install .` uses).
+# The build backend comes from the lock too (--no-build-isolation), so nothing
+# unpinned is fetched. `make lock` refreshes it; see docs/dependencies.md.
+LOCK := requirements.lock
+
+$(STAMP): pyproject.toml setup.py $(LOCK) gametree_cli/_abkernel.c gametree_cli/_jsonscan.c gametree_cli/_resulttext.c
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet --require-hashes --no-deps -r $(LOCK)
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
+	$(BIN)/pip check >/dev/null || { $(BIN)/pip check; false; }  # the lock is complete: nothing missing or clashing
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -72,5 +80,29 @@ fuzz: $(FUZZ_STAMP)
 	  -max_total_time=$(FUZZ_SECONDS) -timeout=20 -rss_limit_mb=2048 -max_len=16384 \
 	  -artifact_prefix=build/fuzz/ -print_final_stats=1
 
+# Refresh requirements.lock: the newest releases within pyproject.toml's ranges
+# (for Python >= 3.10 on every platform, with hashes), resolved by uv, a
+# pinned version of which is installed into .venv for this. Review the diff,
+# run `make test`, commit both.
+UV_VERSION   ?= 0.13.9
+# keep in step with [build-system] requires in pyproject.toml
+BUILD_REQUIRES := setuptools>=77
+
+lock:
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet 'uv==$(UV_VERSION)'
+	echo '$(BUILD_REQUIRES)' | $(BIN)/uv pip compile pyproject.toml - --extra test --generate-hashes \
+	  --universal --python-version 3.10 --no-header --quiet -o $(LOCK)
+	@echo "make lock: wrote $(LOCK); review it, run make test, commit it"
+
+# The suite against the newest releases pyproject.toml allows, in a separate
+# environment (.venv-newest), so drift is seen before users meet it. The
+# scheduled workflow .github/workflows/newest-releases.yml runs this weekly.
+test-newest:
+	$(PYTHON) -m venv .venv-newest
+	.venv-newest/bin/pip install --quiet --upgrade pip
+	.venv-newest/bin/pip install --quiet --upgrade -e '.[test]'
+	.venv-newest/bin/python -m pytest
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) .venv-newest build *.egg-info
