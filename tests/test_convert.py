@@ -25,11 +25,9 @@ from hypothesis import strategies as st
 from gametree_cli.cli import app
 from gametree_cli.errors import GameTreeError
 from gametree_cli.formats.document import build_tree
+from gametree_cli.formats.document_text import BLOCK_DEPTH, document_to_json, document_to_yaml
 from gametree_cli.formats.document_writer import (
-    BLOCK_DEPTH,
     compact_text,
-    document_to_json,
-    document_to_yaml,
     efg_text,
     json_text,
     tree_to_document,

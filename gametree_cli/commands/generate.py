@@ -14,7 +14,7 @@ import typer
 from ..cli import app, reports_errors, write_out
 from ..errors import GameTreeError
 from ..formats.document import build_tree
-from ..formats.document_writer import document_to_json, document_to_yaml
+from ..formats.document_text import document_to_json, document_to_yaml
 from ..formats.efg import write_efg
 from ..files import check_target, write_atomically
 from ..formats.saver import output_format, save_tree
