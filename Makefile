@@ -25,8 +25,13 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/gametree solve trees/aima-5-2.yaml --algo alphabeta
 
+# The suite in parallel: one pytest-xdist worker per CPU, an idle worker taking
+# tests queued for a busy one (worksteal). A plain `pytest` runs it in one process.
+# See docs/testing.md.
+PYTEST_WORKERS ?= auto
+
 test: $(STAMP) graphviz
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal
 
 # System programs some tests use. Each is installed with apt-get only when it
 # is missing and we are root on a Debian/Ubuntu machine, and never fails the

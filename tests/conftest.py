@@ -13,6 +13,13 @@ TREES = ROOT / "trees"
 DATA = Path(__file__).resolve().parent / "data"
 SHARED = ROOT.parent / "shared"
 
+#: Seconds after which a child process, a thread or a pipe that has not answered is
+#: a hang: the one guard of the suite against waiting forever, never a speed
+#: requirement. Generous on purpose: the slowest child (the whole tic-tac-toe game,
+#: ~10 s on an idle 2-core machine) stays far below it with both cores busy and
+#: the suite's parallel workers competing (docs/testing.md).
+HANG_GUARD = 300
+
 # Stable rich output in tests: no colour, fixed width.
 os.environ.setdefault("NO_COLOR", "1")
 os.environ.setdefault("COLUMNS", "120")
@@ -20,6 +27,7 @@ os.environ.setdefault("COLUMNS", "120")
 
 @pytest.fixture
 def runner() -> CliRunner:
+    """Typer's in-process runner: most command-line tests need no real process."""
     return CliRunner()
 
 

@@ -25,6 +25,7 @@ from gametree_cli.cli import app
 from gametree_cli.formats.document import DEFAULT_MAX_NODES
 from gametree_cli.formats.loader import YAML_MAX_DEPTH
 
+from .conftest import HANG_GUARD
 from .test_loader import ERROR_LINE
 
 DATA = Path(__file__).parent / "data"
@@ -32,7 +33,6 @@ BAD = DATA / "bad"
 EXPECTED: dict[str, object] = yaml.safe_load((DATA / "bad.expected.yaml").read_text(encoding="utf-8"))
 FIXTURES = {"good-tree.yaml"}  # not bad: the answer files point at it
 GAMETREE = [sys.executable, "-m", "gametree_cli"]
-HANG_GUARD = 120  # seconds: a hang, not a slow machine
 
 
 def case(name: str) -> tuple[list[str], str, str | None]:

@@ -28,7 +28,7 @@ from gametree_cli.views.result_json import result_document
 from gametree_cli.views.trace import TraceFormatter
 
 from . import oracles
-from .conftest import ROOT, TREES, shared_or_skip
+from .conftest import HANG_GUARD, ROOT, TREES, shared_or_skip
 
 LOW, HIGH = -10, 10
 
@@ -525,7 +525,7 @@ def test_annotated_tree_shows_chance_nodes_and_star1_cuts(runner) -> None:
 def test_subprocess_solves_a_chance_tree() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "gametree_cli", "solve", str(TREES / "dice.yaml"), "--algo", "star1", "-f", "json"],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True, text=True, timeout=HANG_GUARD, check=False,
     )
     assert result.returncode == 0, result.stderr
     document = json.loads(result.stdout)

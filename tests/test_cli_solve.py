@@ -15,7 +15,7 @@ from gametree_cli import load_tree, solve
 from gametree_cli.cli import app
 from gametree_cli.views.trace import StreamingTrace
 
-from .conftest import TREES
+from .conftest import HANG_GUARD, TREES
 
 AIMA = str(TREES / "aima-5-2.yaml")
 COURSE = str(TREES / "course.yaml")
@@ -157,15 +157,15 @@ def gametree_command() -> list[str]:
 
 def test_installed_command_runs_as_a_real_process(tmp_path: Path) -> None:
     env = {**os.environ, "NO_COLOR": "1"}
-    done = subprocess.run(gametree_command() + ["solve", AIMA, "--format", "json"], capture_output=True, text=True, env=env, timeout=60)
+    done = subprocess.run(gametree_command() + ["solve", AIMA, "--format", "json"], capture_output=True, text=True, env=env, timeout=HANG_GUARD)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["pruned"] == ["C.2", "C.3"]
     bad = tmp_path / "bad.yaml"
     bad.write_text("root:\n  children:\n    - {id: X}\n")
-    done = subprocess.run(gametree_command() + ["solve", str(bad)], capture_output=True, text=True, env=env, timeout=60)
+    done = subprocess.run(gametree_command() + ["solve", str(bad)], capture_output=True, text=True, env=env, timeout=HANG_GUARD)
     assert done.returncode == 2
     assert done.stderr.strip() == f"{bad}:3:7: node X: leaf without a value (give value, or children)"
-    piped = subprocess.run(gametree_command() + ["solve", COURSE], capture_output=True, text=True, env=env, timeout=60)
+    piped = subprocess.run(gametree_command() + ["solve", COURSE], capture_output=True, text=True, env=env, timeout=HANG_GUARD)
     assert piped.returncode == 0 and "\x1b[" not in piped.stdout and "B3" in piped.stdout
 
 

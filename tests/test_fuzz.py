@@ -34,12 +34,13 @@ from fuzz.harness import Workspace, run_answer_input, run_tree_input
 from fuzz.mutate import KINDS, mutate
 from fuzz.seeds import answer_seeds, tree_seeds
 
-from .conftest import ROOT
+from .conftest import HANG_GUARD, ROOT
 
 EXAMPLES = int(os.environ.get("GAMETREE_FUZZ_EXAMPLES", "60"))
 SEED = os.environ.get("GAMETREE_FUZZ_SEED")
-#: One input taking longer than this is a hang (the seeds solve in ~30 ms).
-TIMEOUT_SECONDS = 20
+#: One input costing more CPU time than this is a hang (the seeds solve in ~30 ms).
+#: CPU time, not wall-clock time: a busy machine stretches the wall clock, not the work.
+CPU_SECONDS = 20
 
 
 def fuzz_settings(examples: int):  # type: ignore[no-untyped-def]
@@ -74,19 +75,26 @@ def workspace() -> Iterator[Workspace]:
 
 
 @contextmanager
-def hang_alarm(seconds: float = TIMEOUT_SECONDS) -> Iterator[None]:
-    """Fail (instead of waiting forever) when one input takes longer than ``seconds``."""
+def hang_alarm(cpu_seconds: float = CPU_SECONDS) -> Iterator[None]:
+    """Fail (instead of waiting forever) when one input costs more than ``cpu_seconds``
+    of CPU time (SIGPROF counts the process's CPU time), or blocks for HANG_GUARD
+    seconds of wall-clock time (SIGALRM: a wait that costs no CPU)."""
 
     def hung(signum: int, frame: object) -> None:
-        raise TimeoutError(f"one input took more than {seconds} s: a hang")
+        if signum == signal.SIGPROF:
+            raise TimeoutError(f"one input took more than {cpu_seconds} s of CPU time: a hang")
+        raise TimeoutError(f"one input has been running for {HANG_GUARD} s: a hang")
 
-    previous = signal.signal(signal.SIGALRM, hung)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = {signum: signal.signal(signum, hung) for signum in (signal.SIGPROF, signal.SIGALRM)}
+    signal.setitimer(signal.ITIMER_PROF, cpu_seconds)
+    signal.setitimer(signal.ITIMER_REAL, HANG_GUARD)
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _seed_id(seed: tuple[str, str, bytes]) -> str:
@@ -144,7 +152,7 @@ def _gametree(*args: str) -> subprocess.CompletedProcess[str]:
     command = [str(GAMETREE)] if GAMETREE.exists() else [sys.executable, "-m", "gametree_cli"]
     env = {**os.environ, "NO_COLOR": "1"}
     env.pop("GAMETREE_DEBUG", None)
-    return subprocess.run(command + list(args), capture_output=True, text=True, timeout=60, env=env,
+    return subprocess.run(command + list(args), capture_output=True, text=True, timeout=HANG_GUARD, env=env,
                           errors="replace", stdin=subprocess.DEVNULL)
 
 

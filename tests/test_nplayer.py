@@ -29,7 +29,7 @@ from gametree_cli.views.result_json import result_document
 from gametree_cli.views.trace import TraceFormatter
 
 from . import oracles
-from .conftest import ROOT, TREES, shared_or_skip
+from .conftest import HANG_GUARD, ROOT, TREES, shared_or_skip
 
 RULES = ("left", "right", "paranoid", "altruistic")
 
@@ -454,10 +454,10 @@ def test_json_trace_of_shallow(runner):
 
 def test_real_subprocess():
     command = [sys.executable, "-m", "gametree_cli", "solve", str(TREES / "maxn-3players.yaml"), "--format", "json"]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=60)
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=HANG_GUARD)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["value"] == [1, 2, 6]
     bad = subprocess.run([sys.executable, "-m", "gametree_cli", "solve", str(TREES / "maxn-3players.yaml"),
-                          "--algo", "shallow"], capture_output=True, text=True, cwd=ROOT, timeout=60)
+                          "--algo", "shallow"], capture_output=True, text=True, cwd=ROOT, timeout=HANG_GUARD)
     assert bad.returncode == 2
     assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr

@@ -17,6 +17,7 @@ import io
 import json
 import subprocess
 import sys
+import threading
 from fractions import Fraction
 from pathlib import Path
 
@@ -41,6 +42,7 @@ from gametree_cli.views import result_stream, tree_order
 from gametree_cli.views.result_stream import write_record
 
 from . import oracles
+from .conftest import HANG_GUARD
 
 minimax_module = importlib.import_module("gametree_cli.algorithms.minimax")
 
@@ -479,12 +481,24 @@ def test_streamed_result_of_a_deep_chain():
     assert streamed.getvalue() == expected.getvalue()
 
 
-def test_progress_bar_only_on_a_terminal(monkeypatch):
+def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No bar off a terminal; on one, the bar's own thread shows the stage ticked.
+    The test waits for that thread's write (an event), not for some time to pass."""
     from gametree_cli import progress
 
     class Terminal(io.StringIO):
-        def isatty(self):
+        def __init__(self) -> None:
+            super().__init__()
+            self.building_shown = threading.Event()
+
+        def isatty(self) -> bool:
             return True
+
+        def write(self, text: str) -> int:
+            written = super().write(text)
+            if "checking and building" in self.getvalue():
+                self.building_shown.set()
+            return written
 
     plain = io.StringIO()
     with progress.shown(plain, delay=0):
@@ -494,10 +508,6 @@ def test_progress_bar_only_on_a_terminal(monkeypatch):
     monkeypatch.setattr(sys, "stdout", io.StringIO())
     with progress.shown(screen, delay=0):
         progress.tick("build", 65536)
-        import time
-
-        deadline = time.monotonic() + 5
-        while "checking and building" not in screen.getvalue() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        assert screen.building_shown.wait(HANG_GUARD), "the bar never showed the building stage"
     assert "checking and building the tree" in screen.getvalue()
     assert progress._latest is None and progress._display is None

@@ -31,7 +31,7 @@ from gametree_cli.views.dot import render_dot
 from gametree_cli.views.latex import latex_escape, render_latex
 from gametree_cli.views.result_json import result_document
 
-from .conftest import TREES
+from .conftest import HANG_GUARD, TREES
 
 DOT = shutil.which("dot")
 LATEX = shutil.which("pdflatex") or shutil.which("lualatex")
@@ -269,7 +269,7 @@ def test_latex_compiles(tmp_path: Path) -> None:
         source = tmp_path / f"{name}.tex"
         source.write_text(text, encoding="utf-8")
         done = subprocess.run([LATEX, "-interaction=nonstopmode", "-halt-on-error", source.name], cwd=tmp_path,
-                              capture_output=True, text=True, errors="replace", check=False, timeout=120)
+                              capture_output=True, text=True, errors="replace", check=False, timeout=HANG_GUARD)
         assert done.returncode == 0, f"{name}:\n" + done.stdout[-3000:]
         assert (tmp_path / f"{name}.pdf").stat().st_size > 1000
     print(f"compiled {len(cases)} documents in {time.perf_counter() - started:.1f}s")
