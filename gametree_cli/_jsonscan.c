@@ -21,7 +21,7 @@
  * json.loads path, which accepts the file or reports the error with
  * file:line. It never raises for bad input (only MemoryError).
  *
- * scan(text, max_nodes) -> str (why it bailed) or a tuple:
+ * scan(text, max_nodes, mode=0) -> str (why it bailed) or a tuple:
  *   kind     bytearray[n]     LEAF/MAX/MIN/CHANCE per node (model.py's codes)
  *   count    bytearray[8n]    int64 children per node
  *   first    bytearray[8n]    int64 first child (0 for leaves)
@@ -37,6 +37,18 @@
  *   header   dict             top-level key -> JSON text of its value
  * with nodes numbered breadth-first (children of a node are contiguous and
  * follow those of every node before it), dicts in node order.
+ *
+ * Mode 1 bails with (why, offset, path) instead of why: offset is where the
+ * scan stood (bytes of the UTF-8 text, just past what it refused; -1 for a
+ * bail while numbering, e.g. probabilities), path the child positions from
+ * the root to the node it was reading. Python reads the few nodes on that
+ * path to word the error (formats/partial.py): a bad file is refused without
+ * a json.loads of the whole text. Mode 2 only checks: it reads on past "id"
+ * keys (which bail the build: the builders cannot build ids fast), lets
+ * integer and decimal leaves mix, keeps no moves, and returns None when it
+ * finds nothing to bail at.
+ *
+ * skip(text, index) -> the end of the JSON value at index (see its section).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -62,14 +74,16 @@ enum { LEAF = 0, MAX = 1, MIN = 2, CHANCE = 3 };
 /* keys: node keys first, then those only the top-level mapping has */
 enum {
     K_TYPE, K_CHILDREN, K_VALUE, K_MOVE, K_P, K_EVAL, K_COMMENT, K_LABEL,
-    K_ROOT, K_TITLE, K_DESCRIPTION, K_PLAYERS, K_SUM, K_BOUNDS, K_GENERAL_SUM, K_SCHEMA, N_KEYS
+    K_ROOT, K_TITLE, K_DESCRIPTION, K_PLAYERS, K_SUM, K_BOUNDS, K_GENERAL_SUM, K_SCHEMA,
+    K_ID, /* a node key the fast builders cannot build: bails, except when checking */
+    N_KEYS
 };
 static const char *KEY_NAMES[N_KEYS] = {
     "type", "children", "value", "move", "p", "eval", "comment", "label",
-    "root", "title", "description", "players", "sum", "bounds", "general_sum", "$schema",
+    "root", "title", "description", "players", "sum", "bounds", "general_sum", "$schema", "id",
 };
 #define NODE_ONLY_KEYS ((1u << K_TYPE) | (1u << K_CHILDREN) | (1u << K_VALUE) | (1u << K_MOVE) | (1u << K_P) | \
-                        (1u << K_EVAL) | (1u << K_LABEL))
+                        (1u << K_EVAL) | (1u << K_LABEL) | (1u << K_ID))
 #define TOP_ONLY_KEYS 0xFE00u /* K_ROOT and above, but K_ROOT is tested on its own */
 
 /* stack frames */
@@ -78,7 +92,7 @@ enum { FR_OBJ, FR_TOP, FR_CHILDREN, FR_LIST };
 typedef struct {
     uint8_t kind;
     uint8_t unused;
-    uint16_t seen; /* objects: keys read so far */
+    uint32_t seen; /* objects: keys read so far */
     int32_t d;     /* the node */
     int32_t kids;  /* arrays: elements so far */
 } Frame;
@@ -117,6 +131,9 @@ typedef struct {
     char *buf;
     Py_ssize_t buf_cap;
     const char *why;
+    int check;        /* checking, not building: ids are read, leaves may mix, moves are not kept */
+    int any_p;        /* some node has the key p (only then can numbering the nodes bail) */
+    Py_ssize_t where; /* a bail after the scan: the depth-first node it is about (-1: the stack says) */
 } Scan;
 
 /* a function's outcome: OK, BAIL (S->why says why) or ERROR (a Python exception is set) */
@@ -429,6 +446,7 @@ static int read_key(Scan *S, int *key) {
     int k = -1;
     switch (length) { /* the one candidate of this length and first letter, then compare */
     case 1: k = K_P; break;
+    case 2: k = K_ID; break;
     case 3: k = K_SUM; break;
     case 4: k = p[0] == 't' ? K_TYPE : p[0] == 'm' ? K_MOVE : p[0] == 'e' ? K_EVAL : K_ROOT; break;
     case 5: k = p[0] == 'v' ? K_VALUE : p[0] == 'l' ? K_LABEL : K_TITLE; break;
@@ -493,6 +511,7 @@ static int read_value(Scan *S, Py_ssize_t d) {
 
 /* a leaf is complete: integer and decimal leaves may not mix (fast_build keeps Python numbers then) */
 static int count_leaf(Scan *S, Py_ssize_t d) {
+    if (S->check) return OK; /* nothing is built from the values */
     if (S->flags[d] & F_FLOAT) S->any_float = 1;
     else S->any_int = 1;
     if (S->any_float && S->any_int) FAIL(S, "integer and decimal leaves mixed");
@@ -501,6 +520,18 @@ static int count_leaf(Scan *S, Py_ssize_t d) {
 
 static int read_move(Scan *S, Py_ssize_t d) {
     PyObject *text = NULL;
+    if (S->check) { /* read, not kept: a label (any text or number) or null */
+        Py_ssize_t start, end;
+        int escaped, ascii, kind;
+        int64_t iv;
+        double fv;
+        if (at(S, '"')) return read_string(S, &start, &end, &escaped, &ascii);
+        if (at(S, 'n')) {
+            if (literal(S) != 2) FAIL(S, "a move that is not a string or number");
+            return OK;
+        }
+        return read_number(S, 0, &kind, &iv, &fv);
+    }
     if (at(S, '"')) {
         Py_ssize_t start, end;
         int escaped, ascii;
@@ -535,6 +566,23 @@ static int read_move(Scan *S, Py_ssize_t d) {
     return OK;
 }
 
+/* check mode: an id, which the builder takes when it is a non-empty text or an integer */
+static int read_id(Scan *S) {
+    Py_ssize_t start, end;
+    int escaped, ascii, kind;
+    int64_t iv;
+    double fv;
+    if (at(S, '"')) {
+        TRY(read_string(S, &start, &end, &escaped, &ascii));
+        if (end == start) FAIL(S, "an empty id");
+        return OK;
+    }
+    if (!(at(S, '-') || (S->pos < S->len && is_digit(S->s[S->pos])))) FAIL(S, "an id that is not a text or number");
+    TRY(read_number(S, 0, &kind, &iv, &fv));
+    if (kind != NUM_INT) FAIL(S, "an id that is a decimal");
+    return OK;
+}
+
 static int read_eval(Scan *S, Py_ssize_t d) {
     if (at(S, 'n')) {
         if (literal(S) != 2) FAIL(S, "an eval that is not a number");
@@ -556,6 +604,7 @@ static int read_eval(Scan *S, Py_ssize_t d) {
 
 static int read_p(Scan *S, Py_ssize_t d) {
     S->flags[d] |= F_HAS_P;
+    S->any_p = 1;
     if (at(S, 'n')) {
         if (literal(S) != 2) FAIL(S, "a p that is not a number");
         return OK;
@@ -714,8 +763,8 @@ key: /* a key starts at pos */
         int k;
         TRY(read_key(S, &k));
         if (f->seen & (1u << k)) FAIL(S, "a key given twice");
-        f->seen |= (uint16_t)(1u << k);
-        if (k >= K_ROOT && f->kind != FR_TOP) FAIL(S, "an unknown key");
+        f->seen |= 1u << k;
+        if (k >= K_ROOT && k != K_ID && f->kind != FR_TOP) FAIL(S, "an unknown key");
         d = f->d;
         TRY(expect_colon(S));
         switch (k) {
@@ -741,6 +790,10 @@ key: /* a key starts at pos */
             TRY(read_p(S, d));
             break;
         case K_EVAL: TRY(read_eval(S, d)); break;
+        case K_ID:
+            if (!S->check) FAIL(S, "an id");
+            TRY(read_id(S));
+            break;
         case K_ROOT: S->root = S->n; goto node;
         case K_TITLE: case K_PLAYERS: case K_SUM: case K_BOUNDS: case K_GENERAL_SUM:
             S->span_key = k;
@@ -970,7 +1023,7 @@ static PyObject *results(Scan *S) {
     int16_t *player = (int16_t *)PyByteArray_AS_STRING(player_b);
     int64_t *leaf = (int64_t *)PyByteArray_AS_STRING(leaf_b);
 
-    if (S->flags[root] & F_HAS_P) { S->why = "p on the root"; goto finish; }
+    if (S->flags[root] & F_HAS_P) { S->why = "p on the root"; S->where = root; goto finish; }
     order[0] = (int32_t)root;
     inherit[0] = 0;
     kind[0] = (uint8_t)resolve_kind(S->flags[root], 0);
@@ -1015,7 +1068,7 @@ static PyObject *results(Scan *S) {
         for (int i = 0; i < k; i++) {
             if (c >= S->n) { S->why = "internal: sizes disagree"; goto finish; }
             uint16_t fc = S->flags[c];
-            if ((fc & F_HAS_P) && !chance) { S->why = "p under a node that is not a chance node"; goto finish; }
+            if ((fc & F_HAS_P) && !chance) { S->why = "p under a node that is not a chance node"; S->where = c; goto finish; }
             int kc = resolve_kind(fc, below);
             order[tail + i] = c;
             kind[tail + i] = (uint8_t)kc;
@@ -1031,6 +1084,7 @@ static PyObject *results(Scan *S) {
                 exact.unit = (int64_t *)PyByteArray_AS_STRING(unit_b);
                 memset(exact.unit, 0, (size_t)n * 8);
             }
+            S->where = u; /* a bail below is about this chance node */
             int rc = chance_shares(S, kids, k, prob, tail, &uniform, &exact, &scratch, &scratch_cap);
             if (rc != OK) goto finish;
         }
@@ -1073,12 +1127,59 @@ static void release(Scan *S) {
     Py_XDECREF(S->header);
 }
 
+/* -- where a bail happened: the path of child positions from the root ------------- */
+
+static int append_index(PyObject *list, Py_ssize_t index) {
+    PyObject *item = PyLong_FromSsize_t(index);
+    if (!item) return ERROR;
+    int rc = PyList_Append(list, item);
+    Py_DECREF(item);
+    return rc < 0 ? ERROR : OK;
+}
+
+/* the path of depth-first node u (after a complete scan: every size is known) */
+static int dfs_path(const Scan *S, Py_ssize_t u, PyObject *path) {
+    Py_ssize_t node = S->root;
+    while (node != u) {
+        if (u <= node || u >= node + S->size[node]) return OK; /* not below: stop (internal bails) */
+        Py_ssize_t child = node + 1, index = 0;
+        while (child + S->size[child] <= u) { child += S->size[child]; index++; }
+        TRY(append_index(path, index));
+        node = child;
+    }
+    return OK;
+}
+
+/* the path of the node being read when the scan bailed: the element open in each list */
+static int stack_path(const Scan *S, PyObject *path) {
+    for (Py_ssize_t i = 0; i < S->depth && S->stack; i++) {
+        const Frame *f = &S->stack[i];
+        if ((f->kind == FR_CHILDREN || f->kind == FR_LIST) && f->kids > 0) TRY(append_index(path, f->kids - 1));
+    }
+    return OK;
+}
+
+/* (why, offset, path): offset is where the scan stood (bytes of the UTF-8 text; -1 for
+ * a bail after the scan), path the child positions from the root down to the node. */
+static PyObject *bail_details(const Scan *S) {
+    PyObject *path = PyList_New(0);
+    if (!path) return NULL;
+    int rc = S->where >= 0 ? dfs_path(S, S->where, path) : stack_path(S, path);
+    PyObject *tuple = rc == OK ? PyList_AsTuple(path) : NULL;
+    Py_DECREF(path);
+    if (!tuple) return NULL;
+    return Py_BuildValue("(snN)", S->why ? S->why : "unknown", S->where >= 0 ? (Py_ssize_t)-1 : S->pos, tuple);
+}
+
+enum { MODE_BUILD = 0, MODE_WHERE = 1, MODE_CHECK = 2 };
+
 static PyObject *jsonscan_scan(PyObject *self, PyObject *args) {
     PyObject *text, *encoded = NULL;
     Py_ssize_t max_nodes;
+    int mode = MODE_BUILD;
     Py_buffer view = {0};
     int have_view = 0;
-    if (!PyArg_ParseTuple(args, "On", &text, &max_nodes)) return NULL;
+    if (!PyArg_ParseTuple(args, "On|i", &text, &max_nodes, &mode)) return NULL;
     if (!fraction_type) {
         PyObject *module = PyImport_ImportModule("fractions");
         if (!module) return NULL;
@@ -1109,17 +1210,27 @@ static PyObject *jsonscan_scan(PyObject *self, PyObject *args) {
     if (S->limit > INT32_MAX - 2) S->limit = INT32_MAX - 2;
     S->span_key = -1;
     S->root = 0;
+    S->where = -1;
+    S->check = mode == MODE_CHECK;
     PyObject *result = NULL;
     if (!(S->header = PyDict_New())) goto finish;
     int rc = scan_text(S);
     if (rc == ERROR) goto finish;
+    if (rc == OK && S->check && !S->any_p) { /* checked: numbering the nodes would find nothing more */
+        Py_INCREF(Py_None);
+        result = Py_None;
+        goto finish;
+    }
     if (rc == OK) {
         /* the depth-first arrays are no longer needed once numbered: results() frees its own */
         free(S->stack); S->stack = NULL;
+        S->depth = 0;
         result = results(S);
         if (!result && !PyErr_Occurred() && !S->why) S->why = "internal error";
+        if (result && S->check) Py_SETREF(result, Py_NewRef(Py_None));
     }
-    if (!result && !PyErr_Occurred()) result = PyUnicode_FromString(S->why ? S->why : "unknown");
+    if (!result && !PyErr_Occurred())
+        result = mode == MODE_BUILD ? PyUnicode_FromString(S->why ? S->why : "unknown") : bail_details(S);
 finish:
     release(S);
     if (have_view) PyBuffer_Release(&view);
@@ -1127,10 +1238,270 @@ finish:
     return result;
 }
 
+
+/* -- skip: the end of one JSON value, for Python code that reads a small part of a big file --
+ *
+ * skip(text, index, check=True) -> the index just past the JSON value that starts
+ * at index (after any whitespace), or -1 when json.loads would refuse it, or might:
+ * the JSON grammar as json.loads reads it (strings with valid escapes and no
+ * control characters, numbers, true/false/null, NaN/Infinity/-Infinity,
+ * arrays, objects with text keys), no key twice in one object (keys with
+ * escapes, and objects of more than SKIP_KEYS keys, are json.loads' to judge:
+ * -1), no integer of more than MAX_DIGITS digits (with check false: the
+ * grammar only, for a locator in a text json.loads has read). So a file whose every part
+ * is skipped or decoded without a -1 is one json.loads reads. Indexes count
+ * the characters of a str (or the bytes of a bytes-like object): they are the
+ * str's own. No Python object is made: a 40 MB subtree takes tens of
+ * milliseconds. */
+
+#define SKIP_KEYS 256
+
+typedef struct {
+    char *open;       /* per open container: '[' or '{' */
+    Py_ssize_t *base; /* per open container: where its keys start in keys */
+    Py_ssize_t *keys; /* (start, length) of the keys of the open objects */
+    Py_ssize_t open_cap, base_cap, keys_cap;
+    int lenient; /* skip(text, index, 0): keys and integer lengths are not checked (a locator's skip) */
+} Skip;
+
+static int hex_digit(Py_UCS4 c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+#define SKIP_SPACE while (pos < len && (s[pos] == ' ' || s[pos] == '\t' || s[pos] == '\n' || s[pos] == '\r')) pos++
+#define SKIP_DIGITS while (pos < len && s[pos] >= '0' && s[pos] <= '9') pos++
+
+#define SKIP_FUNCTION(NAME, CHAR)                                                                          \
+static Py_ssize_t NAME(const CHAR *s, Py_ssize_t len, Py_ssize_t pos, Skip *k) {                          \
+    Py_ssize_t depth = 0, n_keys = 0;                                                                      \
+    int is_key = 0;                                                                                        \
+    for (;;) {                                                                                             \
+        SKIP_SPACE; /* a value starts */                                                                   \
+        if (pos >= len) return -1;                                                                         \
+        Py_UCS4 c = s[pos];                                                                                \
+        if (c == '[' || c == '{') {                                                                        \
+            if (depth + 1 > k->base_cap &&                                                                 \
+                (grow((void **)&k->open, &k->open_cap, depth + 1, 1) != OK ||                              \
+                 grow((void **)&k->base, &k->base_cap, depth + 1, sizeof(Py_ssize_t)) != OK)) return -2;   \
+            k->open[depth] = (char)c;                                                                      \
+            k->base[depth++] = n_keys;                                                                     \
+            pos++;                                                                                         \
+            SKIP_SPACE;                                                                                    \
+            if (pos < len && s[pos] == (c == '[' ? ']' : '}')) { pos++; depth--; goto after; }             \
+            if (c == '[') continue;                                                                        \
+            goto key;                                                                                      \
+        }                                                                                                  \
+        if (c == '"') { is_key = 0; goto string; }                                                         \
+        if (c == 't' || c == 'f' || c == 'n' || c == 'N' || c == 'I' || (c == '-' && pos + 1 < len && s[pos + 1] == 'I')) { \
+            const char *word = c == 't' ? "true" : c == 'f' ? "false" : c == 'n' ? "null" : c == 'N' ? "NaN" :   \
+                               c == 'I' ? "Infinity" : "-Infinity";                                        \
+            Py_ssize_t n = (Py_ssize_t)strlen(word);                                                       \
+            if (pos + n > len) return -1;                                                                  \
+            for (Py_ssize_t i = 0; i < n; i++)                                                             \
+                if (s[pos + i] != (CHAR)word[i]) return -1;                                                \
+            pos += n;                                                                                      \
+            goto after;                                                                                    \
+        }                                                                                                  \
+        if (c == '-' || (c >= '0' && c <= '9')) { /* -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][-+]?[0-9]+)? */     \
+            if (c == '-') pos++;                                                                           \
+            Py_ssize_t digits = pos;                                                                       \
+            if (pos >= len || !(s[pos] >= '0' && s[pos] <= '9')) return -1;                                \
+            if (s[pos] == '0') pos++;                                                                      \
+            else SKIP_DIGITS;                                                                              \
+            digits = pos - digits;                                                                         \
+            int integer = 1;                                                                               \
+            if (pos + 1 < len && s[pos] == '.' && s[pos + 1] >= '0' && s[pos + 1] <= '9') {                \
+                pos += 2;                                                                                  \
+                SKIP_DIGITS;                                                                               \
+                integer = 0;                                                                               \
+            }                                                                                              \
+            if (pos < len && (s[pos] == 'e' || s[pos] == 'E')) {                                           \
+                Py_ssize_t e = pos + 1;                                                                    \
+                if (e < len && (s[e] == '+' || s[e] == '-')) e++;                                          \
+                if (e < len && s[e] >= '0' && s[e] <= '9') {                                               \
+                    pos = e;                                                                               \
+                    SKIP_DIGITS;                                                                           \
+                    integer = 0;                                                                           \
+                }                                                                                          \
+            }                                                                                              \
+            if (integer && digits > MAX_DIGITS && !k->lenient) return -1; /* int() refuses it */           \
+            goto after;                                                                                    \
+        }                                                                                                  \
+        return -1;                                                                                         \
+    key: /* after '{' or ',' in an object: "key" : value */                                                \
+        SKIP_SPACE;                                                                                        \
+        if (pos >= len || s[pos] != '"') return -1;                                                        \
+        is_key = 1;                                                                                        \
+    string: { /* s[pos] is the opening quote */                                                            \
+        Py_ssize_t start = ++pos;                                                                          \
+        int escaped = 0;                                                                                   \
+        for (;;) {                                                                                         \
+            while (pos < len && s[pos] != '"' && s[pos] != '\\' && s[pos] >= 0x20) pos++;                  \
+            if (pos >= len || s[pos] < 0x20) return -1;                                                    \
+            if (s[pos] == '"') break;                                                                      \
+            escaped = 1;                                                                                   \
+            if (pos + 1 >= len) return -1;                                                                 \
+            Py_UCS4 e = s[pos + 1];                                                                        \
+            if (e == 'u') {                                                                                \
+                if (pos + 6 > len || !hex_digit(s[pos + 2]) || !hex_digit(s[pos + 3]) ||                   \
+                    !hex_digit(s[pos + 4]) || !hex_digit(s[pos + 5])) return -1;                           \
+                pos += 6;                                                                                  \
+            } else if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' || e == 't') { \
+                pos += 2;                                                                                  \
+            } else {                                                                                       \
+                return -1;                                                                                 \
+            }                                                                                              \
+        }                                                                                                  \
+        Py_ssize_t length = pos++ - start;                                                                 \
+        if (is_key && k->lenient) { /* ':' and the value */                                                \
+            SKIP_SPACE;                                                                                    \
+            if (pos >= len || s[pos] != ':') return -1;                                                    \
+            pos++;                                                                                         \
+            continue;                                                                                      \
+        }                                                                                                  \
+        if (is_key) { /* not given before in this object; then ':' and the value */                       \
+            Py_ssize_t from = k->base[depth - 1];                                                          \
+            Py_ssize_t *keys = k->keys;                                                                    \
+            if (escaped || n_keys - from >= 2 * SKIP_KEYS) return -1;                                      \
+            for (Py_ssize_t i = from; i < n_keys; i += 2)                                                  \
+                if (keys[i + 1] == length && s[keys[i]] == s[start] &&                                     \
+                    memcmp(s + keys[i], s + start, (size_t)length * sizeof(CHAR)) == 0)                    \
+                    return -1;                                                                             \
+            if (n_keys + 2 > k->keys_cap) {                                                                \
+                if (grow((void **)&k->keys, &k->keys_cap, n_keys + 2, sizeof(Py_ssize_t)) != OK) return -2; \
+                keys = k->keys;                                                                            \
+            }                                                                                              \
+            keys[n_keys++] = start;                                                                        \
+            keys[n_keys++] = length;                                                                       \
+            SKIP_SPACE;                                                                                    \
+            if (pos >= len || s[pos] != ':') return -1;                                                    \
+            pos++;                                                                                         \
+            continue;                                                                                      \
+        }                                                                                                  \
+    }                                                                                                      \
+    after: /* a value ended at pos */                                                                      \
+        for (;;) {                                                                                         \
+            if (depth == 0) return pos;                                                                    \
+            SKIP_SPACE;                                                                                    \
+            if (pos >= len) return -1;                                                                     \
+            char open = k->open[depth - 1];                                                                \
+            if (s[pos] == ',') {                                                                           \
+                pos++;                                                                                     \
+                if (open == '{') goto key;                                                                 \
+                break;                                                                                     \
+            }                                                                                              \
+            if (s[pos] != (open == '[' ? ']' : '}')) return -1;                                            \
+            pos++;                                                                                         \
+            n_keys = k->base[--depth]; /* its keys are done with */                                        \
+        }                                                                                                  \
+    }                                                                                                      \
+}
+
+SKIP_FUNCTION(skip_ucs1, Py_UCS1)
+SKIP_FUNCTION(skip_ucs2, Py_UCS2)
+SKIP_FUNCTION(skip_ucs4, Py_UCS4)
+
+/* a text to skip in: its characters (a str of any kind, or bytes) */
+typedef struct {
+    const void *data;
+    int kind; /* 1, 2 or 4 bytes a character */
+    Py_ssize_t len;
+    Py_buffer view;
+    int have_view;
+} SkipText;
+
+static int skip_text(PyObject *text, SkipText *t) {
+    t->have_view = 0;
+    if (PyUnicode_Check(text)) {
+        if (PyUnicode_READY(text) < 0) return ERROR;
+        t->data = PyUnicode_DATA(text);
+        t->kind = PyUnicode_KIND(text);
+        t->len = PyUnicode_GET_LENGTH(text);
+        return OK;
+    }
+    if (PyObject_GetBuffer(text, &t->view, PyBUF_SIMPLE) < 0) return ERROR;
+    t->have_view = 1;
+    t->data = t->view.buf;
+    t->kind = 1;
+    t->len = t->view.len;
+    return OK;
+}
+
+static Py_ssize_t skip_one(const SkipText *t, Py_ssize_t index, Skip *k) {
+    if (index < 0 || index > t->len) return -1;
+    if (t->kind == PyUnicode_1BYTE_KIND) return skip_ucs1(t->data, t->len, index, k);
+    if (t->kind == PyUnicode_2BYTE_KIND) return skip_ucs2(t->data, t->len, index, k);
+    return skip_ucs4(t->data, t->len, index, k);
+}
+
+static Py_UCS4 skip_char(const SkipText *t, Py_ssize_t i) {
+    return i < t->len ? PyUnicode_READ(t->kind, t->data, i) : 0;
+}
+
+static Py_ssize_t skip_space(const SkipText *t, Py_ssize_t i) {
+    for (;; i++) {
+        Py_UCS4 c = skip_char(t, i);
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return i;
+    }
+}
+
+static void skip_release(SkipText *t, Skip *k) {
+    if (t->have_view) PyBuffer_Release(&t->view);
+    free(k->open);
+    free(k->base);
+    free(k->keys);
+}
+
+static PyObject *jsonscan_skip(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t index;
+    int check = 1;
+    if (!PyArg_ParseTuple(args, "On|p", &text, &index, &check)) return NULL;
+    SkipText t;
+    Skip k = {0};
+    k.lenient = !check;
+    if (skip_text(text, &t) != OK) return NULL;
+    Py_ssize_t end = skip_one(&t, index, &k);
+    skip_release(&t, &k);
+    if (end == -2) return NULL; /* out of memory */
+    return PyLong_FromSsize_t(end);
+}
+
+/* skip_items(text, index, limit) -> (count, next, closed): skip up to limit elements
+ * (all of them if limit < 0) of the array whose element starts at index: how many,
+ * where the next one starts (closed false) or the index just past ']' (closed true);
+ * count -1 when the array is not JSON as skip() checks it. A flat node of a million
+ * children is counted in one call. */
+static PyObject *jsonscan_skip_items(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t index, limit, count = 0;
+    int closed = 0;
+    if (!PyArg_ParseTuple(args, "Onn", &text, &index, &limit)) return NULL;
+    SkipText t;
+    Skip k = {0};
+    if (skip_text(text, &t) != OK) return NULL;
+    while (limit < 0 || count < limit) {
+        Py_ssize_t end = skip_one(&t, index, &k);
+        if (end < 0) { count = end; break; }
+        count++;
+        end = skip_space(&t, end);
+        Py_UCS4 c = skip_char(&t, end);
+        if (c == ']') { index = end + 1; closed = 1; break; }
+        if (c != ',') { count = -1; break; }
+        index = skip_space(&t, end + 1);
+    }
+    skip_release(&t, &k);
+    if (count == -2) return NULL; /* out of memory */
+    return Py_BuildValue("(nnO)", count, index, closed ? Py_True : Py_False);
+}
+
 static PyMethodDef jsonscan_methods[] = {
     {"scan", jsonscan_scan, METH_VARARGS,
-     "scan(text, max_nodes) -> tuple | str: a plain two-player JSON tree file's arrays, or why the "
-     "scanner leaves the file to the json.loads path; see the module source."},
+     "scan(text, max_nodes, mode=0) -> tuple | str | None: a plain two-player JSON tree file's arrays, or why "
+     "the scanner leaves the file to the json.loads path (mode 1, 2: with where); see the module source."},
+    {"skip", jsonscan_skip, METH_VARARGS,
+     "skip(text, index, check=True) -> int: the index just past the JSON value at index, or -1; see the module "
+     "source."},
+    {"skip_items", jsonscan_skip_items, METH_VARARGS,
+     "skip_items(text, index, limit) -> (count, next, closed): skip elements of an array; see the module source."},
     {NULL, NULL, 0, NULL},
 };
 
