@@ -39,15 +39,15 @@ MAX_NODES = 10_000
 
 
 def loads_path(text: str, max_nodes: int = MAX_NODES) -> Any:
-    """What parse_tree gives without the scanner: a tree, or the error's text."""
-    saved = loader.scan_tree
-    loader.scan_tree = lambda *args, **kwargs: None
+    """What parse_tree gives without the scanner (an install without a C compiler): a tree, or the error's text."""
+    saved = loader.scan_or_decline
+    loader.scan_or_decline = lambda *args, **kwargs: None
     try:
         return parse_tree(text, name="t.json", fmt="json", max_nodes=max_nodes)
     except GameTreeError as error:
         return str(error)
     finally:
-        loader.scan_tree = saved
+        loader.scan_or_decline = saved
 
 
 def scanned(text: str, max_nodes: int = MAX_NODES) -> Any:

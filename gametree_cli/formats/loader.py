@@ -25,8 +25,9 @@ from .document import DEFAULT_MAX_NODES, build_tree
 from .document_writer import TEXT_WRITERS
 from .efg import read_efg
 from .fastyaml import fast_yaml_document
-from .jsonscan import scan_tree
+from .jsonscan import scan_or_decline
 from .locate import Locator, deep_call, json_locator, yaml_locator
+from .partial import first_error
 from .strict_json import line_column, loads_strict, not_utf8, too_long_integer
 
 __all__ = [
@@ -252,10 +253,16 @@ def parse_tree(
     with paused_gc():
         tick("parse")
         if fmt == "json" or (fmt is None and not _may_alias(text, fmt)):
-            # a plain two-player JSON file: the C scanner, when built, reads it without json.loads
-            tree = scan_tree(text, source=Source(name, json_locator(text)), max_nodes=max_nodes)
-            if tree is not None:
-                return tree
+            # a plain two-player JSON file: the C scanner, when built, reads it without json.loads;
+            # where it stops, a bad file's mistake is usually found from a few nodes (formats/partial.py)
+            source = Source(name, json_locator(text))
+            found = scan_or_decline(text, source=source, max_nodes=max_nodes)
+            if isinstance(found, Tree):
+                return found
+            if found is not None:
+                error = first_error(text, found, source, max_nodes)
+                if error is not None:
+                    raise error
         document, locator = read_document(text, name, fmt)
         holder = [document]
         del document  # the builder frees what it has read (peak memory of big files)
