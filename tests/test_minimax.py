@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from gametree_cli import load_tree, parse_tree, solve
 from gametree_cli.events import Recorder
+from gametree_cli.record import EXACT, UPPER
 from gametree_cli.views.result_json import result_document
 
 from . import oracles
@@ -96,13 +97,20 @@ def test_max_only_tree_is_single_agent_search() -> None:
 
 def test_ties_keep_the_first_child_and_best_moves_lists_all() -> None:
     tree = parse_tree("[[3, 4], [5, 3], [1, 9], [3, 3]]")
-    for algorithm in ("minimax", "alphabeta"):
-        from gametree_cli.algorithms import exact_record
+    document = result_document(solve(tree, "minimax"))
+    assert document["best_move"] == "1" and document["best_moves"] == ["1", "2", "4"]
+    document = result_document(solve(tree, "alphabeta"))
+    # root child 2 is cut at its 3 (<= alpha=3): a bound, at most 3, so it may tie; no second search tells
+    assert document["best_move"] == "1" and "best_moves" not in document
 
-        record = solve(tree, algorithm)
-        document = result_document(record, exact=exact_record(record))
-        assert document["best_move"] == "1", algorithm
-        assert document["best_moves"] == ["1", "2", "4"], algorithm
+
+def test_alphabeta_best_moves_when_its_bounds_rule_ties_out() -> None:
+    tree = parse_tree("[[3, 4], [2, 9], [5, 1]]")
+    record = solve(tree, "alphabeta")
+    assert [record.bound_kind(child) for child in tree.children(0)] == [EXACT, UPPER, UPPER]
+    assert result_document(record)["best_moves"] == ["1"]  # 2 and 1 are at most 2 and 1: below 3
+    hard = solve(tree, "alphabeta", variant="hard")  # fail-hard clamps them to alpha=3: they may tie
+    assert [hard.values[child] for child in tree.children(0)] == [3, 3, 3] and hard.best_moves() is None
 
 
 def test_fractions_stay_exact() -> None:

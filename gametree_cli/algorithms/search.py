@@ -1,0 +1,209 @@
+"""The depth-first search: alpha-beta, and minimax as the same walk without pruning.
+
+One loop, read as the course's pseudo-code (AIMA fig. 5.7, fail-soft):
+
+    max-value(node, alpha, beta):             min-value is the mirror image:
+        v = -inf                                  v = +inf, keep the lowest,
+        for each child:                           prune when v <= alpha,
+            v = max(v, min-value(child, alpha, beta))   beta = min(beta, v)
+            if v >= beta: return v      # cut
+            alpha = max(alpha, v)
+        return v
+
+Max and min are written once: a node has a ``sign`` (+1 at max, -1 at min)
+and wants a high ``sign * value``; its ``own`` bound is the one it moves
+(alpha at max, beta at min), its ``rival`` the one it must not reach (beta
+at max, alpha at min). ``--variant hard`` moves ``own`` instead of ``v`` and
+returns a bound; ``--strict`` prunes only on ``>``/``<``; ``prune=False`` is
+minimax. The recursion is an explicit stack of :class:`Frame`\\ s, so a
+chain a million nodes deep needs no Python recursion.
+
+Values are never computed, only compared, so the loop runs on **sources**:
+a value is the number of the node it came from (a leaf, or a node at the
+depth limit whose ``eval`` it is), or ``n`` (-inf) or ``n + 1`` (inf) for
+a tree of ``n`` nodes; ``key[source]`` is an int64 that orders sources as
+their values (:mod:`.keys`). The record keeps the sources and reads the
+exact values from the tree (:class:`~gametree_cli.columns.Column`).
+
+This file is Cython's "pure Python mode": ``import cython`` is the real
+compiler's module when ``setup.py`` built it (``COMPILED`` is True, the loop
+is C) and the ``cython`` package's shadow module otherwise (plain Python,
+the same source, slower). Nothing here may depend on which one runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cython
+
+__all__ = ["Frame", "walk", "COMPILED", "CUT", "HORIZON", "LOWER", "UPPER"]
+
+#: True when this module runs compiled (setup.py's optional Cython extension)
+COMPILED = cython.compiled
+
+# bits of a visit's flags (the same as gametree_cli.record's)
+LOWER = 1  # the value is a lower bound: the true value is at least this
+UPPER = 2  # an upper bound: at most this
+CUT = 4  # the pruning condition held here
+HORIZON = 8  # evaluated by eval at the depth limit
+MAX = 1  # gametree_cli.model.MAX
+
+
+@cython.cclass
+class Frame:
+    """An inner node on the way down: what max-value/min-value keep in their locals.
+
+    Bounds and values are sources (see the module docstring).
+    """
+
+    __slots__ = ("node", "slot", "depth", "sign", "own", "rival", "entry", "v", "position")
+    node: cython.longlong
+    slot: cython.longlong  # its visit position: where its facts are written
+    depth: cython.longlong
+    sign: cython.longlong  # +1 at a max node, -1 at a min node
+    own: cython.longlong  # the bound it moves: alpha at max, beta at min
+    rival: cython.longlong  # the bound it prunes on: beta at max, alpha at min
+    entry: cython.longlong  # ``own`` when the node was entered (tells an exact value from a bound)
+    v: cython.longlong  # the best child value so far (fail-soft)
+    position: cython.longlong  # children entered so far
+
+    def __init__(self) -> None:
+        self.node = self.slot = self.depth = self.own = self.rival = self.entry = self.v = self.position = 0
+        self.sign = 1
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def walk(
+    kind: cython.const[cython.uchar][::1],
+    first: cython.const[cython.longlong][::1],
+    count: cython.const[cython.longlong][::1],
+    key: cython.const[cython.longlong][::1],
+    depth_limit: cython.longlong,
+    prune: cython.bint,
+    hard: cython.bint,
+    strict: cython.bint,
+    child_order: Any,
+    report: Any,
+    order: cython.longlong[::1],
+    value: cython.longlong[::1],
+    alpha_out: cython.longlong[::1],
+    beta_out: cython.longlong[::1],
+    flags: cython.uchar[::1],
+    cut_at: cython.longlong[::1],
+) -> tuple:
+    """Search the tree from node 0; write per visit position its node (``order``), value,
+    alpha and beta at return (sources; only when pruning) and flags; per cut the node and
+    how many of its children it had entered (``cut_at``, two entries a cut).
+
+    Args:
+        kind, first, count: the tree's shape (:class:`~gametree_cli.model.Tree`).
+        key: per source, an int64 ordered as the values (``len(kind) + 2`` entries).
+        depth_limit: stop this many plies down (-1: no limit).
+        prune: alpha-beta (True) or minimax (False).
+        hard, strict: the ``--variant hard`` and ``--strict`` forms.
+        child_order: None (file order) or per node the child positions in search order.
+        report: None, or what turns steps into events (calls ``call``, ``leaf``, ``cut``, ``ret``).
+
+    Returns:
+        ``(visits, leaves, cutoffs)``.
+    """
+    n: cython.longlong = len(kind)
+    NEG: cython.longlong = n  # the source of -inf
+    POS: cython.longlong = n + 1  # the source of +inf
+    frames: list = []
+    f: Frame
+    top: cython.Py_ssize_t = -1
+    node: cython.longlong = 0
+    depth: cython.longlong = 0
+    alpha: cython.longlong = NEG
+    beta: cython.longlong = POS
+    visits: cython.longlong = 0
+    leaves: cython.longlong = 0
+    cutoffs: cython.longlong = 0
+    result: cython.longlong
+    s: cython.longlong
+    best: cython.longlong
+    bar: cython.longlong
+    bits: cython.uchar
+    cut: cython.bint
+    while True:
+        # enter `node`, searched with the window (alpha, beta)
+        order[visits] = node
+        visits += 1
+        if count[node] > 0 and depth != depth_limit:
+            top += 1
+            if top == len(frames):
+                frames.append(Frame())
+            f = frames[top]
+            f.node, f.slot, f.depth, f.position = node, visits - 1, depth, 1
+            if kind[node] == MAX:
+                f.sign, f.own, f.rival, f.v = 1, alpha, beta, NEG
+            else:
+                f.sign, f.own, f.rival, f.v = -1, beta, alpha, POS
+            f.entry = f.own
+            if report is not None:
+                report.call(node, depth, alpha, beta)
+            node = first[node] + (child_order[node][0] if child_order is not None else 0)
+            depth += 1
+            continue
+        # a leaf, or a node at the depth limit: its value is its own
+        result = node
+        leaves += 1
+        value[visits - 1] = result
+        if prune:
+            alpha_out[visits - 1], beta_out[visits - 1] = alpha, beta
+        flags[visits - 1] = HORIZON if count[node] > 0 else 0
+        if report is not None:
+            report.leaf(node, depth, alpha, beta)
+        # hand `result` up until a node has a child left to enter
+        while top >= 0:
+            f = frames[top]
+            s = f.sign
+            cut = False
+            if hard:  # own = max(own, result); prune when own >= rival (a max node; min mirrored)
+                if s * key[result] > s * key[f.own]:
+                    f.own = result
+                best = f.own
+            else:  # v = max(v, result); prune when v >= rival, else own = max(own, v)
+                if s * key[result] > s * key[f.v]:
+                    f.v = result
+                best = f.v
+            if prune:
+                bar = s * key[f.rival]
+                cut = s * key[best] > bar or (not strict and s * key[best] == bar)
+                if not cut and not hard and s * key[best] > s * key[f.own]:
+                    f.own = best
+            if cut:
+                cutoffs += 1
+                cut_at[2 * cutoffs - 2], cut_at[2 * cutoffs - 1] = f.node, f.position
+            if s > 0:
+                alpha, beta = f.own, f.rival
+            else:
+                alpha, beta = f.rival, f.own
+            if not cut and f.position < count[f.node]:  # enter the next child
+                node = first[f.node] + (child_order[f.node][f.position] if child_order is not None else f.position)
+                f.position += 1
+                depth = f.depth + 1
+                break
+            # the node returns: fail-soft v; fail-hard the rival bound after a cut, else its own
+            result = (f.rival if cut else f.own) if hard else f.v
+            bits = CUT if cut else 0
+            if prune:  # outside the window it was entered with, a value is a bound
+                if s * key[result] <= s * key[f.entry]:
+                    bits |= UPPER if s > 0 else LOWER
+                if s * key[result] >= s * key[f.rival]:
+                    bits |= LOWER if s > 0 else UPPER
+            value[f.slot] = result
+            if prune:
+                alpha_out[f.slot], beta_out[f.slot] = alpha, beta
+            flags[f.slot] = bits
+            if report is not None:
+                if cut:
+                    report.cut(f.node, f.depth, alpha, beta, best, result, f.position)
+                report.ret(f.node, f.depth, alpha, beta, result)
+            top -= 1
+        else:
+            break
+    return visits, leaves, cutoffs
