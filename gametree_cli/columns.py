@@ -159,9 +159,11 @@ class Column(Sequence):
 
     def decode_many(self, codes: np.ndarray) -> list[Value]:
         """Python values of raw entries (or of :meth:`codes`' codes)."""
-        if self.tree is None and self.data.dtype.kind == "f":
+        if self.tree is not None:
+            return _source_values(self.tree, codes)
+        if self.data.dtype.kind == "f":
             return np.asarray(codes).view(np.float64).tolist() if codes.dtype.kind == "i" else codes.tolist()
-        if self.tree is None and self.denominator == 1:
+        if self.denominator == 1:
             return codes.tolist()  # type: ignore[no-any-return]
         return list(map(self._decode(), codes.tolist()))
 
@@ -194,6 +196,28 @@ def _source_reader(tree: Any) -> Callable[[int], Value]:
         return leaf_value[source] if count[source] == 0 else evals[source]  # type: ignore[no-any-return]
 
     return value_of
+
+
+def _source_values(tree: Any, codes: np.ndarray) -> list[Value]:
+    """:func:`_source_reader` of many codes: each distinct source read once, leaf values in bulk when
+    the tree keeps them in NumPy (a loaded JSON or .gtb file)."""
+    from .numeric import LazyValues, int64_view
+
+    distinct, inverse = np.unique(codes, return_inverse=True)
+    leaf_values, n = tree.value, len(tree.kind)
+    if type(leaf_values) is LazyValues:
+        found: list[Any] = [None] * len(distinct)
+        inside = distinct[distinct < n]
+        leaves = inside[int64_view(tree.count)[inside] == 0]
+        for position, value in zip(np.searchsorted(distinct, leaves).tolist(), leaf_values.take(leaves)):
+            found[position] = value
+        value_of = _source_reader(tree)
+        others = np.flatnonzero(~np.isin(distinct, leaves))
+        for position, source in zip(others.tolist(), distinct[others].tolist()):
+            found[position] = value_of(source)
+    else:
+        found = list(map(_source_reader(tree), distinct.tolist()))
+    return list(map(found.__getitem__, inverse.reshape(-1).tolist()))
 
 
 class BoundMap(Mapping):

@@ -122,8 +122,9 @@ class SearchRecord:
         #: the depth-first search's cut nodes, in the order they cut, and the next search position there
         self._cut_at = cut_at
         self._child_order = child_order
-        self._cuts = cuts
-        self._horizon = horizon
+        #: as given (searches that build Python values), else derived from the flags once asked
+        self._cuts, self._derived_cuts = cuts, None if cuts is None else cuts
+        self._horizon, self._derived_horizon = horizon, None if horizon is None else horizon
         self._order = order
 
     # -- the columns as the dicts and lists they replace ---------------------------------
@@ -155,16 +156,16 @@ class SearchRecord:
     @property
     def cuts(self) -> dict[int, Cut]:
         """node -> why its remaining children were skipped."""
-        if self._cuts is None:
-            self._cuts = {node: self._cut_from_flags(node) for node in self._flagged(CUT)}
-        return self._cuts
+        if self._derived_cuts is None:
+            self._derived_cuts = self._cuts_from_flags()
+        return self._derived_cuts
 
     @property
     def horizon(self) -> set[int]:
         """Nodes evaluated by ``eval`` because the depth limit stopped there."""
-        if self._horizon is None:
-            self._horizon = set(self._flagged(HORIZON))
-        return self._horizon
+        if self._derived_horizon is None:
+            self._derived_horizon = set(self._flagged(HORIZON).tolist())
+        return self._derived_horizon
 
     # -- one node ------------------------------------------------------------------------
 
@@ -339,26 +340,32 @@ class SearchRecord:
         slot_of = self.values.slot_of
         return node if slot_of is None else int(slot_of[node])
 
-    def _flagged(self, bit: int) -> list[int]:
-        """Nodes whose flags have ``bit``, in visit order."""
+    def _flagged(self, bit: int) -> np.ndarray:
+        """Nodes whose flags have ``bit``, in visit order (int64)."""
         if self.flags is None:
-            return []
+            return np.zeros(0, dtype=np.int64)
         slots = np.flatnonzero(self.flags & bit)
-        if self.values.slot_of is None:
-            return slots.tolist()  # type: ignore[no-any-return]
-        return np.asarray(self._order)[slots].tolist()  # type: ignore[no-any-return]
+        return slots if self.values.slot_of is None else np.asarray(self._order)[slots]
 
-    def _cut_from_flags(self, node: int) -> Cut:
-        """A cut's reason, from the node's value and bounds (alpha-beta, soft or hard)."""
-        strict = bool(self.options.get("strict"))
-        is_max = self.tree.kind[node] == MAX
-        op = (">" if strict else ">=") if is_max else ("<" if strict else "<=")
-        value, (alpha, beta) = self.values[node], self.bounds(node)  # type: ignore[misc]
-        if self.options.get("variant") == "hard":  # the moved bound met the other one; the node returned the other
-            if is_max:
-                return Cut(alpha, op, "beta", beta, beta, "alpha")
-            return Cut(beta, op, "alpha", alpha, alpha, "beta")
-        return Cut(value, op, "beta", beta, value) if is_max else Cut(value, op, "alpha", alpha, value)
+    def _cuts_from_flags(self) -> dict[int, Cut]:
+        """Each cut's reason, from the node's value and bounds (alpha-beta, soft or hard), in bulk."""
+        nodes = self._flagged(CUT)
+        if not len(nodes) or self._alpha is None or self._beta is None:
+            return {}
+        strict, hard = bool(self.options.get("strict")), self.options.get("variant") == "hard"
+        kind = self.tree.kind
+        ops = {True: ">" if strict else ">=", False: "<" if strict else "<="}
+        cuts = {}
+        for node, value, alpha, beta in zip(nodes.tolist(), self.values.take(nodes), self._alpha.take(nodes),
+                                            self._beta.take(nodes)):
+            is_max = kind[node] == MAX
+            if hard:  # the moved bound met the other one; the node returned the other
+                cut = Cut(alpha, ops[True], "beta", beta, beta, "alpha") if is_max else \
+                    Cut(beta, ops[False], "alpha", alpha, alpha, "beta")
+            else:
+                cut = Cut(value, ops[True], "beta", beta, value) if is_max else Cut(value, ops[False], "alpha", alpha, value)
+            cuts[node] = cut
+        return cuts
 
     def _pruned_from_cuts(self) -> list[int]:
         """The children each cut skipped, cut after cut: tree order when the children were
@@ -366,17 +373,21 @@ class SearchRecord:
         if self._cut_at is None or not len(self._cut_at):
             return []
         tree = self.tree
-        skipped: list[int] = []
         child_order = self._child_order
+        if child_order is None:  # each cut skipped a range of children: all the ranges at once
+            from .numeric import int64_view
+
+            nodes, positions = self._cut_at[:, 0], self._cut_at[:, 1]
+            starts = int64_view(tree.first)[nodes] + positions
+            lengths = int64_view(tree.count)[nodes] - positions
+            offsets = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+            return (np.repeat(starts, lengths) + offsets).tolist()  # type: ignore[no-any-return]
+        skipped: list[int] = []
         for node, position in self._cut_at.tolist():
-            start, n_children = tree.first[node], tree.count[node]
-            if child_order is None:
-                skipped.extend(range(start + position, start + n_children))
-            else:
-                skipped.extend(start + offset for offset in child_order[node][position:])
-        if child_order is not None:
-            rank = {node: position for position, node in enumerate(tree.preorder())}
-            skipped.sort(key=rank.__getitem__)
+            start = tree.first[node]
+            skipped.extend(start + offset for offset in child_order[node][position:])
+        rank = {node: position for position, node in enumerate(tree.preorder())}
+        skipped.sort(key=rank.__getitem__)
         return skipped
 
 

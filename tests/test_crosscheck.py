@@ -785,14 +785,16 @@ def check_tree(family: str, seed: int, counts: Counter) -> list[str]:
 
 
 @pytest.mark.parametrize("family", FAMILIES)
-def test_every_algorithm_agrees_with_its_oracle_and_its_definition(family: str) -> None:
+def test_every_algorithm_agrees_with_its_oracle_and_its_definition(family: str, search_path: str) -> None:
+    """Once with the compiled search loop, once with its Python source (``search_path``)."""
     counts: Counter = Counter()
     failures: list[str] = []
     for seed in range(FIRST_SEED, FIRST_SEED + PER_FAMILY):
         failures += check_tree(family, seed, counts)
         if len(failures) >= MAX_FAILURES:
             break
-    print(f"\ncrosscheck {family}: {seed - FIRST_SEED + 1} trees; runs per algorithm: {dict(sorted(counts.items()))}")
+    print(f"\ncrosscheck {family} ({search_path} search loop): {seed - FIRST_SEED + 1} trees; "
+          f"runs per algorithm: {dict(sorted(counts.items()))}")
     assert not failures, f"{len(failures)} disagreement(s), the first ones:\n" + "\n".join(failures[:MAX_FAILURES])
 
 
@@ -809,7 +811,7 @@ def knuth_moore(branching: int, depth: int) -> int:
     return branching ** math.ceil(depth / 2) + branching ** (depth // 2) - 1
 
 
-def test_knuth_moore_minimal_tree() -> None:
+def test_knuth_moore_minimal_tree(search_path: str) -> None:
     """Under the best order alpha-beta evaluates exactly Knuth and Moore's minimal
     tree of a uniform tree (with or without ties, fail-soft or fail-hard; with
     --strict when the leaves are distinct), the same tree written best-first in

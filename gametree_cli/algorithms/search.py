@@ -25,17 +25,21 @@ a tree of ``n`` nodes; ``key[source]`` is an int64 that orders sources as
 their values (:mod:`.keys`). The record keeps the sources and reads the
 exact values from the tree (:class:`~gametree_cli.columns.Column`).
 
-This file is Cython's "pure Python mode": ``import cython`` is the real
-compiler's module when ``setup.py`` built it (``COMPILED`` is True, the loop
-is C) and the ``cython`` package's shadow module otherwise (plain Python,
-the same source, slower). Nothing here may depend on which one runs.
+This file is Cython's "pure Python mode": when ``setup.py`` compiled it
+(``COMPILED`` is True) the loop is C; otherwise ``import cython`` finds
+Cython's shadow module (or, without Cython, :mod:`._no_cython`) and the same
+source runs as plain Python, about ten times slower (docs/performance.md).
+Nothing here may depend on which one runs.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import cython
+try:
+    import cython
+except ImportError:  # no Cython where this runs (it is a build tool): the few stand-ins this file needs
+    from ._no_cython import cython
 
 __all__ = ["Frame", "walk", "COMPILED", "CUT", "HORIZON", "LOWER", "UPPER"]
 

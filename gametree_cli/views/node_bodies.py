@@ -129,12 +129,13 @@ def _special_bodies(record: SearchRecord, nodes: list[int], values: list[str], t
             for position, text in zip(np.flatnonzero(has).tolist(), texts):
                 bounds[position] = text
     tails = [""] * len(nodes)
-    if record.cuts or record.horizon:
+    cuts, horizon = record.cuts, record.horizon
+    if cuts or horizon:
         for position, node in enumerate(nodes):
-            cut = record.cut(node)
+            cut = cuts.get(node)
             if cut is not None:
                 tails[position] = f',\n   "cut": {encode_basestring(cut.reason())}'
-            if record.at_horizon(node):
+            if node in horizon:
                 tails[position] += ',\n   "horizon": true'
     return [f': {{\n   "visited": true,\n   "value": {value}{bound},\n   "type": {kind_text}{tail}\n  }}'
             for value, bound, kind_text, tail in zip(values, bounds, types, tails)]
