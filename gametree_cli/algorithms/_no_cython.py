@@ -5,7 +5,8 @@ without it (or without a C compiler: then the build environment had Cython,
 but the run-time one need not) runs ``search.py`` as ordinary Python, and
 these stand-ins let its decorators do nothing, as Cython's own shadow module
 does when it is installed. Type annotations are never evaluated (the module
-uses ``from __future__ import annotations``), so no type names are needed.
+uses ``from __future__ import annotations``); the types given to
+``@cython.locals`` are, and stand in as their names.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ __all__ = ["cython"]
 
 
 class _Shadow:
-    """``cython.compiled``, ``@cython.cclass``, ``@cython.boundscheck(...)``, ``@cython.wraparound(...)``."""
+    """``cython.compiled``; the decorators ``cclass``, ``cfunc``, ``boundscheck(...)``,
+    ``wraparound(...)`` and ``locals(...)``, which change nothing; ``declare(type, value)``, the
+    value; any type name (``cython.longlong``)."""
 
     compiled = False
 
@@ -24,11 +27,24 @@ class _Shadow:
     def cclass(cls: type) -> type:
         return cls
 
+    cfunc = cclass
+
     @staticmethod
     def boundscheck(flag: bool) -> Callable[[Any], Any]:
         return lambda function: function
 
     wraparound = boundscheck
+
+    @staticmethod
+    def declare(kind: Any = None, value: Any = None) -> Any:
+        return value
+
+    @staticmethod
+    def locals(**types: Any) -> Callable[[Any], Any]:
+        return lambda function: function
+
+    def __getattr__(self, name: str) -> str:
+        return name  # a C type's name: only ever passed to locals(), which ignores it
 
 
 cython = _Shadow()

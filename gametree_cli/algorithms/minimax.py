@@ -105,8 +105,8 @@ def depth_first(name: str, tree: Tree, depth_limit: int | None, observer: Observ
                 hard: bool = False, strict: bool = False, child_order: Any = None,
                 options: dict[str, Any] | None = None) -> SearchRecord:
     """Run :func:`.search.walk` on ``tree`` and make its record."""
+    from . import search
     from .keys import comparison_keys
-    from .search import walk
 
     n = len(tree.kind)
     key = comparison_keys(tree, depth_limit)
@@ -114,10 +114,10 @@ def depth_first(name: str, tree: Tree, depth_limit: int | None, observer: Observ
     order, value, flags = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.uint8)
     alpha, beta, cut_at = (np.empty(size, np.int64) for size in ((n, n, 2 * n) if prune else (1, 1, 1)))
     report = None if observer is None else _Reporter(tree, observer, prune, hard, strict, child_order)
-    visits, leaves, cutoffs = walk(
-        tree.kind, _int64(tree.first), _int64(tree.count), memoryview(key), -1 if depth_limit is None else depth_limit,
-        prune, hard, strict, child_order, report,
-        memoryview(order), memoryview(value), memoryview(alpha), memoryview(beta), memoryview(flags), memoryview(cut_at))
+    buffers = tuple(map(memoryview, (order, value, alpha, beta, flags, cut_at)))
+    visits, leaves, cutoffs = search.walk(tree.kind, _int64(tree.first), _int64(tree.count), memoryview(key),
+                                          -1 if depth_limit is None else depth_limit, prune, hard, strict,
+                                          child_order, report, buffers)
     order = order[:visits]
     slot_of = np.full(n, -1, dtype=np.int32 if n < (1 << 31) else np.int64)
     slot_of[order] = np.arange(visits, dtype=slot_of.dtype)

@@ -41,17 +41,18 @@ try:
 except ImportError:  # no Cython where this runs (it is a build tool): the few stand-ins this file needs
     from ._no_cython import cython
 
-__all__ = ["Frame", "walk", "COMPILED", "CUT", "HORIZON", "LOWER", "UPPER"]
+__all__ = ["Frame", "Visits", "walk", "COMPILED", "CUT", "HORIZON", "LOWER", "UPPER"]
 
 #: True when this module runs compiled (setup.py's optional Cython extension)
 COMPILED = cython.compiled
 
-# bits of a visit's flags (the same as gametree_cli.record's)
-LOWER = 1  # the value is a lower bound: the true value is at least this
-UPPER = 2  # an upper bound: at most this
-CUT = 4  # the pruning condition held here
-HORIZON = 8  # evaluated by eval at the depth limit
-MAX = 1  # gametree_cli.model.MAX
+# bits of a visit's flags (the same as gametree_cli.record's), as C constants for the loop
+_LOWER = cython.declare(cython.uchar, 1)  # the value is a lower bound: the true value is at least this
+_UPPER = cython.declare(cython.uchar, 2)  # an upper bound: at most this
+_CUT = cython.declare(cython.uchar, 4)  # the pruning condition held here
+_HORIZON = cython.declare(cython.uchar, 8)  # evaluated by eval at the depth limit
+_MAX = cython.declare(cython.uchar, 1)  # gametree_cli.model.MAX
+LOWER, UPPER, CUT, HORIZON = 1, 2, 4, 8  # the same, for Python
 
 
 @cython.cclass
@@ -77,75 +78,92 @@ class Frame:
         self.sign = 1
 
 
+@cython.cclass
+class Visits:
+    """What the walk writes: per visit position (a node's slot) its node, value, alpha and beta at
+    return (sources; the bounds only when pruning) and flags; per cut the node and how many of its
+    children it had entered. The arrays are the caller's (NumPy, or any int64/uint8 buffer)."""
+
+    __slots__ = ("order", "value", "alpha", "beta", "flags", "cut_at", "visits", "cutoffs", "prune")
+    order: cython.longlong[::1]
+    value: cython.longlong[::1]
+    alpha: cython.longlong[::1]
+    beta: cython.longlong[::1]
+    flags: cython.uchar[::1]
+    cut_at: cython.longlong[::1]  # two entries a cut: the node, the children it had entered
+    visits: cython.longlong
+    cutoffs: cython.longlong
+    prune: cython.bint
+
+    def __init__(self, order: Any, value: Any, alpha: Any, beta: Any, flags: Any, cut_at: Any, prune: bool) -> None:
+        self.order, self.value, self.alpha, self.beta, self.flags, self.cut_at = order, value, alpha, beta, flags, cut_at
+        self.visits = self.cutoffs = 0
+        self.prune = prune
+
+    @cython.cfunc
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def enter(self, node: cython.longlong) -> cython.longlong:
+        """A node is entered: its slot."""
+        self.order[self.visits] = node
+        self.visits += 1
+        return self.visits - 1
+
+    @cython.cfunc
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def leave(self, slot: cython.longlong, result: cython.longlong, alpha: cython.longlong, beta: cython.longlong,
+              bits: cython.uchar) -> cython.void:
+        """A node returns ``result`` with the window (alpha, beta)."""
+        self.value[slot] = result
+        if self.prune:
+            self.alpha[slot], self.beta[slot] = alpha, beta
+        self.flags[slot] = bits
+
+    @cython.cfunc
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def cut(self, node: cython.longlong, position: cython.longlong) -> cython.void:
+        self.cut_at[2 * self.cutoffs], self.cut_at[2 * self.cutoffs + 1] = node, position
+        self.cutoffs += 1
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def walk(
-    kind: cython.const[cython.uchar][::1],
-    first: cython.const[cython.longlong][::1],
-    count: cython.const[cython.longlong][::1],
-    key: cython.const[cython.longlong][::1],
-    depth_limit: cython.longlong,
-    prune: cython.bint,
-    hard: cython.bint,
-    strict: cython.bint,
-    child_order: Any,
-    report: Any,
-    order: cython.longlong[::1],
-    value: cython.longlong[::1],
-    alpha_out: cython.longlong[::1],
-    beta_out: cython.longlong[::1],
-    flags: cython.uchar[::1],
-    cut_at: cython.longlong[::1],
-) -> tuple:
-    """Search the tree from node 0; write per visit position its node (``order``), value,
-    alpha and beta at return (sources; only when pruning) and flags; per cut the node and
-    how many of its children it had entered (``cut_at``, two entries a cut).
+@cython.locals(n=cython.longlong, top=cython.Py_ssize_t, node=cython.longlong, depth=cython.longlong, slot=cython.longlong,
+               alpha=cython.longlong, beta=cython.longlong, leaves=cython.longlong, result=cython.longlong,
+               s=cython.longlong, best=cython.longlong, bar=cython.longlong, bits=cython.uchar, cut=cython.bint)
+def walk(kind: cython.const[cython.uchar][::1], first: cython.const[cython.longlong][::1],
+         count: cython.const[cython.longlong][::1], key: cython.const[cython.longlong][::1],
+         depth_limit: cython.longlong, prune: cython.bint, hard: cython.bint, strict: cython.bint,
+         child_order: Any, report: Any, buffers: tuple) -> tuple:
+    """Search the tree (``kind``, ``first``, ``count``) from node 0, writing :class:`Visits`
+    into ``buffers`` (its arrays: order, value, alpha, beta, flags, cut_at).
 
-    Args:
-        kind, first, count: the tree's shape (:class:`~gametree_cli.model.Tree`).
-        key: per source, an int64 ordered as the values (``len(kind) + 2`` entries).
-        depth_limit: stop this many plies down (-1: no limit).
-        prune: alpha-beta (True) or minimax (False).
-        hard, strict: the ``--variant hard`` and ``--strict`` forms.
-        child_order: None (file order) or per node the child positions in search order.
-        report: None, or what turns steps into events (calls ``call``, ``leaf``, ``cut``, ``ret``).
-
-    Returns:
-        ``(visits, leaves, cutoffs)``.
+    ``key`` orders the sources (``len(kind) + 2`` entries); ``depth_limit`` -1 is
+    none; ``prune`` False is minimax; ``hard``/``strict`` the variants;
+    ``child_order`` None (file order) or per node its child positions in search
+    order; ``report`` None or what turns steps into events (``call``, ``leaf``,
+    ``cut``, ``ret``). Returns ``(visits, leaves, cutoffs)``.
     """
-    n: cython.longlong = len(kind)
-    NEG: cython.longlong = n  # the source of -inf
-    POS: cython.longlong = n + 1  # the source of +inf
+    n = len(kind)
+    out: Visits = Visits(*buffers, prune)
     frames: list = []
     f: Frame
-    top: cython.Py_ssize_t = -1
-    node: cython.longlong = 0
-    depth: cython.longlong = 0
-    alpha: cython.longlong = NEG
-    beta: cython.longlong = POS
-    visits: cython.longlong = 0
-    leaves: cython.longlong = 0
-    cutoffs: cython.longlong = 0
-    result: cython.longlong
-    s: cython.longlong
-    best: cython.longlong
-    bar: cython.longlong
-    bits: cython.uchar
-    cut: cython.bint
+    top, node, depth, alpha, beta, leaves = -1, 0, 0, n, n + 1, 0  # the sources n, n + 1 are -inf, inf
     while True:
         # enter `node`, searched with the window (alpha, beta)
-        order[visits] = node
-        visits += 1
+        slot = out.enter(node)
         if count[node] > 0 and depth != depth_limit:
             top += 1
             if top == len(frames):
                 frames.append(Frame())
             f = frames[top]
-            f.node, f.slot, f.depth, f.position = node, visits - 1, depth, 1
-            if kind[node] == MAX:
-                f.sign, f.own, f.rival, f.v = 1, alpha, beta, NEG
+            f.node, f.slot, f.depth, f.position = node, slot, depth, 1
+            if kind[node] == _MAX:
+                f.sign, f.own, f.rival, f.v = 1, alpha, beta, n
             else:
-                f.sign, f.own, f.rival, f.v = -1, beta, alpha, POS
+                f.sign, f.own, f.rival, f.v = -1, beta, alpha, n + 1
             f.entry = f.own
             if report is not None:
                 report.call(node, depth, alpha, beta)
@@ -155,10 +173,7 @@ def walk(
         # a leaf, or a node at the depth limit: its value is its own
         result = node
         leaves += 1
-        value[visits - 1] = result
-        if prune:
-            alpha_out[visits - 1], beta_out[visits - 1] = alpha, beta
-        flags[visits - 1] = HORIZON if count[node] > 0 else 0
+        out.leave(slot, result, alpha, beta, _HORIZON if count[node] > 0 else 0)
         if report is not None:
             report.leaf(node, depth, alpha, beta)
         # hand `result` up until a node has a child left to enter
@@ -166,7 +181,7 @@ def walk(
             f = frames[top]
             s = f.sign
             cut = False
-            if hard:  # own = max(own, result); prune when own >= rival (a max node; min mirrored)
+            if hard:  # own = max(own, result); prune when own >= rival (at a max node; min mirrored)
                 if s * key[result] > s * key[f.own]:
                     f.own = result
                 best = f.own
@@ -179,9 +194,6 @@ def walk(
                 cut = s * key[best] > bar or (not strict and s * key[best] == bar)
                 if not cut and not hard and s * key[best] > s * key[f.own]:
                     f.own = best
-            if cut:
-                cutoffs += 1
-                cut_at[2 * cutoffs - 2], cut_at[2 * cutoffs - 1] = f.node, f.position
             if s > 0:
                 alpha, beta = f.own, f.rival
             else:
@@ -193,21 +205,19 @@ def walk(
                 break
             # the node returns: fail-soft v; fail-hard the rival bound after a cut, else its own
             result = (f.rival if cut else f.own) if hard else f.v
-            bits = CUT if cut else 0
+            bits = _CUT if cut else 0
             if prune:  # outside the window it was entered with, a value is a bound
                 if s * key[result] <= s * key[f.entry]:
-                    bits |= UPPER if s > 0 else LOWER
+                    bits |= _UPPER if s > 0 else _LOWER
                 if s * key[result] >= s * key[f.rival]:
-                    bits |= LOWER if s > 0 else UPPER
-            value[f.slot] = result
-            if prune:
-                alpha_out[f.slot], beta_out[f.slot] = alpha, beta
-            flags[f.slot] = bits
-            if report is not None:
-                if cut:
+                    bits |= _LOWER if s > 0 else _UPPER
+            out.leave(f.slot, result, alpha, beta, bits)
+            if cut:
+                out.cut(f.node, f.position)
+                if report is not None:
                     report.cut(f.node, f.depth, alpha, beta, best, result, f.position)
+            if report is not None:
                 report.ret(f.node, f.depth, alpha, beta, result)
             top -= 1
         else:
-            break
-    return visits, leaves, cutoffs
+            return out.visits, leaves, out.cutoffs
