@@ -25,52 +25,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
 from .columns import BoundMap, Column
-from .model import CHANCE, MAX, Tree
-from .numbers import Value, format_value
+from .model import CHANCE, Tree
+from .numbers import Value
+from .record_facts import CUT, EXACT, HORIZON, LOWER, UPPER, Cut, Stats, cut_reasons, skipped_children
 
 __all__ = ["Stats", "Cut", "SearchRecord", "PruningLog", "EXACT", "LOWER", "UPPER", "CUT", "HORIZON"]
-
-#: bound kind of a value (bits of ``flags``): exact, or a bound the search left
-#: (LOWER: the true value is at least this; UPPER: at most; both: a bound, side unknown)
-EXACT, LOWER, UPPER = 0, 1, 2
-#: the pruning condition held at the node / the node was evaluated by ``eval`` at the depth limit
-CUT, HORIZON = 4, 8
-
-
-@dataclass
-class Stats:
-    """Counters of a search (contract section 3, ``stats``)."""
-
-    nodes_visited: int = 0
-    leaves_evaluated: int = 0
-    cutoffs: int = 0
-
-    def as_dict(self) -> dict[str, int]:
-        return {"nodes_visited": self.nodes_visited, "leaves_evaluated": self.leaves_evaluated, "cutoffs": self.cutoffs}
-
-
-class Cut(NamedTuple):
-    """Why the search stopped looking at a node's remaining children.
-
-    ``value`` compared ``op`` against the bound ``bound_name`` = ``bound``;
-    ``returns`` is what the node then returned.
-    """
-
-    value: Value
-    op: str
-    bound_name: str
-    bound: Value
-    returns: Value
-    value_name: str = "v"
-
-    def reason(self) -> str:
-        return f"{self.value_name}={format_value(self.value)} {self.op} {self.bound_name}={format_value(self.bound)}"
-
 
 class SearchRecord:
     """Everything one run of an algorithm found out.
@@ -348,47 +312,17 @@ class SearchRecord:
         return slots if self.values.slot_of is None else np.asarray(self._order)[slots]
 
     def _cuts_from_flags(self) -> dict[int, Cut]:
-        """Each cut's reason, from the node's value and bounds (alpha-beta, soft or hard), in bulk."""
         nodes = self._flagged(CUT)
         if not len(nodes) or self._alpha is None or self._beta is None:
             return {}
-        strict, hard = bool(self.options.get("strict")), self.options.get("variant") == "hard"
-        kind = self.tree.kind
-        ops = {True: ">" if strict else ">=", False: "<" if strict else "<="}
-        cuts = {}
-        for node, value, alpha, beta in zip(nodes.tolist(), self.values.take(nodes), self._alpha.take(nodes),
-                                            self._beta.take(nodes)):
-            is_max = kind[node] == MAX
-            if hard:  # the moved bound met the other one; the node returned the other
-                cut = Cut(alpha, ops[True], "beta", beta, beta, "alpha") if is_max else \
-                    Cut(beta, ops[False], "alpha", alpha, alpha, "beta")
-            else:
-                cut = Cut(value, ops[True], "beta", beta, value) if is_max else Cut(value, ops[False], "alpha", alpha, value)
-            cuts[node] = cut
-        return cuts
+        return cut_reasons(self.tree, nodes, self.values.take(nodes), self._alpha.take(nodes),
+                           self._beta.take(nodes), bool(self.options.get("strict")),
+                           self.options.get("variant") == "hard")
 
     def _pruned_from_cuts(self) -> list[int]:
-        """The children each cut skipped, cut after cut: tree order when the children were
-        searched in file order; otherwise sorted into it."""
         if self._cut_at is None or not len(self._cut_at):
             return []
-        tree = self.tree
-        child_order = self._child_order
-        if child_order is None:  # each cut skipped a range of children: all the ranges at once
-            from .numeric import int64_view
-
-            nodes, positions = self._cut_at[:, 0], self._cut_at[:, 1]
-            starts = int64_view(tree.first)[nodes] + positions
-            lengths = int64_view(tree.count)[nodes] - positions
-            offsets = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-            return (np.repeat(starts, lengths) + offsets).tolist()  # type: ignore[no-any-return]
-        skipped: list[int] = []
-        for node, position in self._cut_at.tolist():
-            start = tree.first[node]
-            skipped.extend(start + offset for offset in child_order[node][position:])
-        rank = {node: position for position, node in enumerate(tree.preorder())}
-        skipped.sort(key=rank.__getitem__)
-        return skipped
+        return skipped_children(self.tree, self._cut_at, self._child_order)
 
 
 @dataclass(eq=False)

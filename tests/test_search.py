@@ -76,3 +76,10 @@ def test_extreme_values_on_both_paths(leaves, search_path: str) -> None:
             {name: oracles.to_json(value) for name, value in expected.values.items()}, sort_keys=True)
 
     check()
+
+
+def test_the_loop_writes_the_records_flag_bits() -> None:
+    from gametree_cli import record
+
+    assert (SEARCH.LOWER, SEARCH.UPPER, SEARCH.CUT, SEARCH.HORIZON) == (record.LOWER, record.UPPER, record.CUT,
+                                                                        record.HORIZON)
