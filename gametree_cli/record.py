@@ -205,37 +205,41 @@ class SearchRecord:
         return order if order is not None else list(self.tree.preorder(self.depth_limit))
 
     def best_child(self, node: int) -> int | None:
-        """The child ``node`` chose (first best on a tie), or None (leaf, chance node, horizon, none chosen)."""
-        tree = self.tree
-        if tree.count[node] == 0 or tree.kind[node] == CHANCE or self.at_horizon(node) or self.values[node] is None:
+        """The child ``node`` chose (first best on a tie), or None (leaf, chance node, horizon, none chosen).
+
+        With source columns: the child on the way down to the node's source.
+        A value reaches a node only through the child it chose, or from above
+        as a bound (fail-hard), in which case the source is not below the
+        node and no child was chosen.
+        """
+        tree, column = self.tree, self.values
+        target: Any = self._source(node) if column.tree is not None else column[node]
+        if target is None or tree.count[node] == 0 or tree.kind[node] == CHANCE or node in self.horizon:
             return None
         if self.best is not None:
             return self.best.get(node)
-        column = self.values
         start, end = tree.first[node], tree.first[node] + tree.count[node]
-        if column.tree is not None:  # the value came up from a source node: the child above it chose it
-            parent, source = tree.parents(), int(column.data[self._slot(node)])
-            while source > node and parent[source] != node:
-                source = parent[source]
-            return source if start <= source < end else None
-        target = self.values[node]
+        if column.tree is not None:  # children have larger numbers than their parent
+            parent = tree.parents()
+            while target > node and parent[target] != node:
+                target = parent[target]
+            return target if start <= target < end else None
         for child in range(start, end):
-            if self.values[child] == target:
+            if column[child] == target:
                 return child
         return None
 
     def principal_variation(self) -> list[int]:
         """Nodes from the root's chosen child down, while there is a choice."""
-        line: list[int] = []
-        node = 0
         column = self.values
-        if column.tree is not None and self.best is None and column[0] is not None:
-            source = int(column.data[self._slot(0)])  # the PV is the path down to the root value's source
-            parent, path = self.tree.parents(), []
-            while 0 < source < len(self.tree.kind):
+        if column.tree is not None and self.best is None:  # the path down to the root value's source
+            source, parent, path = self._source(0), self.tree.parents(), []
+            while source is not None and 0 < source < len(self.tree.kind):
                 path.append(source)
                 source = parent[source]
             return path[::-1] if source == 0 else []
+        line: list[int] = []
+        node = 0
         while True:
             child = self.best_child(node)
             if child is None:
@@ -303,6 +307,11 @@ class SearchRecord:
     def _slot(self, node: int) -> int:
         slot_of = self.values.slot_of
         return node if slot_of is None else int(slot_of[node])
+
+    def _source(self, node: int) -> int | None:
+        """Where a source column's value of ``node`` came from; None where it has none."""
+        slot = self._slot(node)
+        return None if slot < 0 else int(self.values.data[slot])
 
     def _flagged(self, bit: int) -> np.ndarray:
         """Nodes whose flags have ``bit``, in visit order (int64)."""
