@@ -18,8 +18,11 @@ def compiled_search() -> list[Extension]:
         from Cython.Build import cythonize
     except ImportError:  # pragma: no cover - the lock and [build-system] bring Cython
         return []
-    extension = Extension("gametree_cli.algorithms.search", ["gametree_cli/algorithms/search.py"], optional=True)
-    return cythonize([extension], language_level=3, quiet=True)
+    extensions = cythonize([Extension("gametree_cli.algorithms.search", ["gametree_cli/algorithms/search.py"])],
+                           language_level=3, quiet=True)
+    for extension in extensions:
+        extension.optional = True  # (cythonize makes new Extensions and drops the flag)
+    return extensions
 
 
 setup(
