@@ -283,7 +283,6 @@ def _drawn_children(tree: Tree, node: int, searched: dict[int, int] | None) -> l
 def summary_line(record: SearchRecord) -> Text:
     """One line: value, best move (and the equally good ones, when the search can tell), nodes visited,
     leaves evaluated, cut-offs."""
-    tree = record.tree
     stats = record.stats
     text = Text()
     text.append(f"{record.algorithm}: ", style="bold")
