@@ -13,7 +13,7 @@ STAMP  := $(VENV)/.installed
 # unpinned is fetched. `make lock` refreshes it; see docs/dependencies.md.
 LOCK := requirements.lock
 
-$(STAMP): pyproject.toml setup.py $(LOCK) gametree_cli/_abkernel.c gametree_cli/_jsonscan.c gametree_cli/_resulttext.c
+$(STAMP): pyproject.toml setup.py $(LOCK) gametree_cli/algorithms/search.py gametree_cli/_jsonscan.c gametree_cli/_resulttext.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --require-hashes --no-deps -r $(LOCK)
 	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
@@ -91,12 +91,12 @@ fuzz: $(FUZZ_STAMP)
 # run `make test`, commit both.
 UV_VERSION   ?= 0.13.9
 # keep in step with [build-system] requires in pyproject.toml
-BUILD_REQUIRES := setuptools>=77
+BUILD_REQUIRES := setuptools>=77 Cython>=3.0
 
 lock:
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet 'uv==$(UV_VERSION)'
-	echo '$(BUILD_REQUIRES)' | $(BIN)/uv pip compile pyproject.toml - --extra test --generate-hashes \
+	printf '%s\n' $(foreach requirement,$(BUILD_REQUIRES),'$(requirement)') | $(BIN)/uv pip compile pyproject.toml - --extra test --generate-hashes \
 	  --universal --python-version 3.10 --no-header --quiet -o $(LOCK)
 	@echo "make lock: wrote $(LOCK); review it, run make test, commit it"
 

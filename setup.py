@@ -1,16 +1,34 @@
-"""Only for the optional C extensions (ext_modules); everything else is in pyproject.toml.
+"""Only for the optional compiled extensions (ext_modules); everything else is in pyproject.toml.
 
-``optional=True``: without a working C compiler the install still succeeds;
-alpha-beta runs its pure-Python loop, JSON files are read by json.loads and
-the JSON result is written by Python (the same text, slower).
+Every extension is optional: without a working C compiler (or without
+Cython) the install still succeeds and the same answers come from Python,
+slower. ``gametree_cli/algorithms/search.py``, the one alpha-beta/minimax
+loop, is plain Python written in Cython's pure-Python mode: Cython compiles
+that very file when it is there (``search.COMPILED`` tells which ran); JSON
+files are read by json.loads and the JSON result is written by Python when
+their C helpers are missing.
 """
 
 from setuptools import Extension, setup
 
+
+def compiled_search() -> list[Extension]:
+    """The search loop, compiled by Cython from its Python source; none without Cython."""
+    try:
+        from Cython.Build import cythonize
+    except ImportError:  # pragma: no cover - the lock and [build-system] bring Cython
+        return []
+    extensions = cythonize([Extension("gametree_cli.algorithms.search", ["gametree_cli/algorithms/search.py"])],
+                           language_level=3, quiet=True)
+    for extension in extensions:
+        extension.optional = True  # (cythonize makes new Extensions and drops the flag)
+    return extensions
+
+
 setup(
     ext_modules=[
-        Extension("gametree_cli._abkernel", ["gametree_cli/_abkernel.c"], optional=True),
         Extension("gametree_cli._jsonscan", ["gametree_cli/_jsonscan.c"], optional=True),
         Extension("gametree_cli._resulttext", ["gametree_cli/_resulttext.c"], optional=True),
+        *compiled_search(),
     ],
 )

@@ -48,11 +48,11 @@ class Run:
     lines: int = 0
 
 
-def run(command: list[str], stdout: Path | None = None, *, count_lines: bool = False) -> Run:
-    """Run ``command`` to completion; measure it with ``wait4``."""
+def run(command: list[str], stdout: Path | None = None, *, count_lines: bool = False, cwd: Path | None = None) -> Run:
+    """Run ``command`` (in ``cwd``, default the checkout) to completion; measure it with ``wait4``."""
     sink = open(stdout, "wb") if stdout is not None else subprocess.PIPE
     started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=sink, stderr=subprocess.PIPE, cwd=ROOT)
+    process = subprocess.Popen(command, stdout=sink, stderr=subprocess.PIPE, cwd=cwd or ROOT)
     output = b""
     if stdout is None:
         output = process.stdout.read()  # type: ignore[union-attr]

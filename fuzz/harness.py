@@ -21,7 +21,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from gametree_cli.algorithms import ALGORITHMS, Options, exact_record, solve
+from gametree_cli.algorithms import ALGORITHMS, Options, solve
 from gametree_cli.answers import answer_key, dump_answer_file, parse_answer_text
 from gametree_cli.check import check_exercise, check_file
 from gametree_cli.commands.blank import blank_view
@@ -151,13 +151,12 @@ def exercise_tree(tree: Tree, choices: random.Random, workspace: Workspace) -> N
         events: list[Event] = []
         try:
             record = solve(tree, name, options=options, observer=events.append)
-            exact = exact_record(record, options)
         except GameTreeError as error:
             check_error(error, None)
             continue
-        render_record(record, exact, events)
+        render_record(record, events)
         if not checked and choices.random() < 0.5:
-            check_answer_key(record, exact, options)
+            check_answer_key(record, options)
             checked = True
     _print(blank_view(tree))
     try:
@@ -170,19 +169,19 @@ def exercise_tree(tree: Tree, choices: random.Random, workspace: Workspace) -> N
     rewrite(tree, workspace)
 
 
-def render_record(record: SearchRecord, exact: SearchRecord | None, events: list[Event]) -> None:
+def render_record(record: SearchRecord, events: list[Event]) -> None:
     """The annotated tree, both traces, the JSON result (streamed and built), DOT and LaTeX."""
     tree = record.tree
-    _print(render_result(record, exact))
-    _print(render_result(record, exact, max_nodes=len(tree), depth=None))
+    _print(render_result(record))
+    _print(render_result(record, max_nodes=len(tree), depth=None))
     for lang in ("en", "es"):
         trace = StreamingTrace(tree, StringIO(), lang)
         for event in events:
             trace(event)
     streamed = StringIO()
-    write_record(record, streamed, events=events, exact=exact)
+    write_record(record, streamed, events=events)
     built = StringIO()
-    write_result(result_document(record, events=events, exact=exact), built)
+    write_result(result_document(record, events=events), built)
     _strict_json(streamed.getvalue(), "the streamed JSON result")
     if streamed.getvalue() != built.getvalue():
         raise FuzzFailure("the streamed JSON result differs from result_document's")
@@ -190,9 +189,9 @@ def render_record(record: SearchRecord, exact: SearchRecord | None, events: list
     render_latex(record)
 
 
-def check_answer_key(record: SearchRecord, exact: SearchRecord | None, options: Options) -> None:
+def check_answer_key(record: SearchRecord, options: Options) -> None:
     """The answer key ``solve --answers`` would write must check as all right."""
-    key = answer_key(record, tree=tree_to_document(record.tree), exact=exact, options=options)
+    key = answer_key(record, tree=tree_to_document(record.tree), options=options)
     text = dump_answer_file(key)
     if _TOO_LONG.search(text):
         return  # a computed number past the 4300 digits answer files (like tree files) take: a documented limit

@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from gametree_cli.algorithms import ALGORITHMS, Options, exact_record, solve
+from gametree_cli.algorithms import ALGORITHMS, Options, solve
 from gametree_cli.answers import answer_key, dump_answer_file
 from gametree_cli.errors import GameTreeError
 from gametree_cli.formats.binary import encode_binary
@@ -141,7 +141,7 @@ def answer_seeds() -> tuple[Seed, ...]:
                 record = solve(tree, algorithm, options=options)
             except GameTreeError:
                 continue
-            key = answer_key(record, tree=tree_to_document(tree), exact=exact_record(record, options), options=options)
+            key = answer_key(record, tree=tree_to_document(tree), options=options)
             seeds.append((f"{name}:{algorithm}", ".yaml", dump_answer_file(key).encode("utf-8")))
             break  # one algorithm a tree keeps the seed set small
     return tuple(seeds)

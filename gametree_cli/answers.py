@@ -450,7 +450,6 @@ def answer_key(
     record: SearchRecord,
     *,
     tree: str | Any,
-    exact: SearchRecord | None = None,
     options: Options | None = None,
 ) -> dict[str, Any]:
     """A complete exercise for ``record``: every answer ``check`` can compare.
@@ -459,12 +458,10 @@ def answer_key(
         record: the solved search.
         tree: what to write under ``tree:`` (a path relative to the answer
             file, or the tree document inline).
-        exact: the exhaustive record (for ``best_moves``), see
-            :func:`gametree_cli.algorithms.exact_record`.
         options: the options the search ran with; those that differ from the
             defaults are written, so ``check`` repeats the same search.
     """
-    result = result_document(record, exact=exact)
+    result = result_document(record)
     exercise: dict[str, Any] = {"tree": tree, "algorithm": record.algorithm, "depth": record.depth_limit}
     if options is not None:
         defaults = Options()
@@ -485,7 +482,7 @@ def answer_key(
     exercise["answers"] = {
         "value": result["value"],
         "best_move": result["best_move"],
-        "best_moves": result["best_moves"],
+        **({"best_moves": result["best_moves"]} if "best_moves" in result else {}),  # when the search can tell
         "principal_variation": result["principal_variation"],
         "pruned": result["pruned"],
         "visit_order": result["visit_order"],
@@ -526,7 +523,6 @@ def write_answer_file(
     *,
     tree_file: str | None = None,
     tree_text: str | None = None,
-    exact: SearchRecord | None = None,
     options: Options | None = None,
     force: bool = False,
 ) -> None:
@@ -546,7 +542,7 @@ def write_answer_file(
         tree = Path(os.path.relpath(Path(tree_file).resolve(), target.resolve().parent)).as_posix()
     else:
         raise GameTreeError("--answers needs the tree as a file or --tree text, not standard input")
-    document = answer_key(record, tree=tree, exact=exact, options=options)
+    document = answer_key(record, tree=tree, options=options)
     comment = (
         f"Answer key: {record.algorithm}"
         + (f", depth {record.depth_limit}" if record.depth_limit is not None else "")

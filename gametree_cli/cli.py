@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Callable, Optional, ParamSpec
 
 import typer
 
-from .algorithms import ALGORITHMS, Options, exact_record, solve
+from .algorithms import ALGORITHMS, Options, solve
 from .errors import ExitCode, GameTreeError
 from .files import check_target, parse_size, set_input_limit
 from .events import Event, Observer
@@ -299,16 +299,15 @@ def solve_command(
 
         observer = StreamingTrace(tree, sys.stdout, lang.value)
     record = solve(tree, algo, options=options, observer=observer)
-    exact = exact_record(record, options)
     if answers_file is not None:
         from .answers import write_answer_file
 
-        write_answer_file(answers_file, record, tree_file=tree_file, tree_text=tree_text, exact=exact, options=options, force=force)
+        write_answer_file(answers_file, record, tree_file=tree_file, tree_text=tree_text, options=options, force=force)
         sys.stderr.write(f"wrote the answer key {answers_file}\n")
     if output is OutputFormat.json:
         from .views.result_stream import write_record
 
-        write_record(record, sys.stdout, events=events, exact=exact)
+        write_record(record, sys.stdout, events=events)
         return
     from .views.annotated import DEFAULT_MAX_NODES_SHOWN, render_result
 
@@ -317,7 +316,7 @@ def solve_command(
         sys.stdout.flush()
         console.print()
     shown = {"max_nodes": len(tree) if show_all else DEFAULT_MAX_NODES_SHOWN, "depth": show_depth}
-    console.print(render_result(record, exact, **shown))
+    console.print(render_result(record, **shown))
 
 
 def parse_option_number(option: str, text: str) -> Number:

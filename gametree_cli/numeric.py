@@ -15,7 +15,6 @@ their Python path.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterator, Sequence, overload
@@ -25,7 +24,7 @@ import numpy as np
 from .model import Tree
 from .numbers import Number, Value
 
-__all__ = ["LazyValues", "VisitBounds", "leaf_reader", "Numeric", "numeric_values", "numeric_from_leaves", "numeric_from_array",
+__all__ = ["LazyValues", "Numeric", "numeric_values", "numeric_from_leaves", "numeric_from_array",
            "int64_view", "LIMIT"]
 
 #: numerators stay below this, so one more addition or comparison cannot overflow int64
@@ -107,6 +106,18 @@ class LazyValues(Sequence):
             values = [value if here else None for value, here in zip(values, present)]
         return values
 
+    def take(self, nodes: np.ndarray) -> list[Value | None]:
+        """Python numbers of ``nodes`` (int64), converted in bulk."""
+        if self._list is not None:
+            return list(map(self._list.__getitem__, nodes.tolist()))
+        raw = self.data[nodes]
+        values: list[Any] = raw.tolist()
+        if self.data.dtype.kind != "f" and self.denominator != 1:
+            values = list(map(self._convert, values))
+        if self.present is not None:
+            values = [value if here else None for value, here in zip(values, self.present[nodes].tolist())]
+        return values
+
     def __iter__(self) -> Iterator[Value | None]:
         step = 1 << 16
         for start in range(0, len(self.data), step):
@@ -127,102 +138,6 @@ class LazyValues(Sequence):
 
     def __repr__(self) -> str:
         return f"LazyValues({len(self)} nodes, {self.data.dtype}, denominator={self.denominator})"
-
-
-class VisitBounds(Mapping):
-    """node -> a bound (alpha or beta) alpha-beta's compiled kernel returned the node with, for each visited node.
-
-    Why not a dict: alpha-beta keeps two bounds per visited node, and a dict
-    of Python numbers costs about 100 bytes an entry (a root with 10^7 leaf
-    children: 2 GB for alpha and beta). This keeps the kernel's own array (8
-    bytes a bound, by visit position) and a node -> visit position index that
-    alpha and beta share, and reads as the dict it replaces: ``in``, ``[]``,
-    ``get``, ``len``, iteration in visit order, the same Python numbers
-    (the kernel's int64 extremes are the infinities; numerators over
-    ``denominator``).
-
-    Attributes:
-        raw: per visit position, the bound: int64 numerators or float64.
-        order: per visit position, the node (int64).
-        position: per node, its visit position, or -1 (not visited).
-        denominator: for int64 ``raw``, the common denominator (1: integers).
-    """
-
-    __slots__ = ("raw", "order", "position", "denominator")
-
-    def __init__(self, raw: np.ndarray, order: np.ndarray, position: np.ndarray, denominator: int = 1) -> None:
-        self.raw = raw
-        self.order = order
-        self.position = position
-        self.denominator = denominator
-
-    @staticmethod
-    def positions(order: np.ndarray, n: int) -> np.ndarray:
-        """The node -> visit position index for ``n`` nodes visited in ``order`` (-1: not visited)."""
-        position = np.full(n, -1, dtype=np.int32 if n < (1 << 31) else np.int64)
-        position[order] = np.arange(len(order), dtype=position.dtype)
-        return position
-
-    def _number(self, raw: Any) -> Number:
-        if type(raw) is float:
-            return raw
-        if raw == -INT64_END:
-            return -math.inf
-        if raw == INT64_END - 1:
-            return math.inf
-        if self.denominator == 1:
-            return raw  # type: ignore[no-any-return]
-        exact = Fraction(raw, self.denominator)
-        return exact.numerator if exact.denominator == 1 else exact
-
-    def __getitem__(self, node: int) -> Number:
-        if node.__class__ is not int or not 0 <= node < len(self.position):
-            raise KeyError(node)
-        at = self.position.item(node)
-        if at < 0:
-            raise KeyError(node)
-        return self._number(self.raw.item(at))
-
-    def __contains__(self, node: object) -> bool:
-        return node.__class__ is int and 0 <= node < len(self.position) and self.position.item(node) >= 0  # type: ignore[operator]
-
-    def __len__(self) -> int:
-        return len(self.raw)
-
-    def __iter__(self) -> Iterator[int]:
-        step = 1 << 16
-        for start in range(0, len(self.order), step):
-            yield from self.order[start : start + step].tolist()
-
-    def has_each(self, nodes: np.ndarray) -> np.ndarray:
-        """Per node of ``nodes`` (int64, each a node of the tree), whether it has a bound."""
-        return self.position[nodes] >= 0
-
-    def values_of(self, nodes: np.ndarray) -> list[Number]:
-        """The bounds of ``nodes`` (each must have one), converted in bulk."""
-        raw = self.raw[self.position[nodes]]
-        if raw.dtype.kind == "f":
-            return raw.tolist()  # type: ignore[no-any-return]
-        numbers: list[Any] = raw.tolist()
-        if self.denominator == 1 and not ((raw == -INT64_END) | (raw == INT64_END - 1)).any():
-            return numbers
-        return list(map(self._number, numbers))
-
-    def __repr__(self) -> str:
-        return f"VisitBounds({len(self)} nodes, {self.raw.dtype}, denominator={self.denominator})"
-
-
-def leaf_reader(values: Sequence[Value | None]) -> Any:
-    """The fastest way to read one *leaf's* value from ``values`` (a bound method).
-
-    Searches read leaves one at a time; for integer or decimal values held in
-    NumPy, ``ndarray.item`` hands back the Python number directly, without
-    :meth:`LazyValues.__getitem__`'s checks (a leaf always has a value).
-    """
-    if type(values) is LazyValues and values._list is None:
-        if values.denominator == 1 or values.data.dtype.kind == "f":
-            return values.data.item
-    return values.__getitem__
 
 
 @dataclass
@@ -256,7 +171,7 @@ def _scaled(numbers: list[Any]) -> tuple[np.ndarray, int] | None:
             data = np.array(numbers, dtype=np.int64)
         except OverflowError:
             return None
-        if len(data) and int(np.abs(data).max()) >= LIMIT:
+        if len(data) and max(-int(data.min()), int(data.max())) >= LIMIT:  # (np.abs(-2**63) is -2**63)
             return None
         return data, 1
     if not kinds <= {int, Fraction}:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import os
 from pathlib import Path
 
@@ -37,3 +39,33 @@ def shared_or_skip(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} not present: ../shared exists only beside a CI checkout")
     return path
+
+
+# -- the search loop: compiled (Cython) and its own Python source ---------------------------
+
+SEARCH = importlib.import_module("gametree_cli.algorithms.search")
+_source_modules: list = []
+
+
+def search_source_module():
+    """``gametree_cli/algorithms/search.py`` run from its source, whether or not it is compiled."""
+    if not _source_modules:
+        path = Path(SEARCH.__file__).with_name("search.py")
+        spec = importlib.util.spec_from_file_location("gametree_cli.algorithms._search_source", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+        _source_modules.append(module)
+    return _source_modules[0]
+
+
+@pytest.fixture(params=["compiled", "source"])
+def search_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test with the compiled search loop, then with its Python source (the path an install
+    without a C compiler takes); the compiled run is skipped, saying so, when it is not built."""
+    if request.param == "compiled":
+        if not SEARCH.COMPILED:
+            pytest.skip("gametree_cli.algorithms.search is not compiled (no Cython or C compiler at install time); "
+                        "the 'source' run covers the loop that runs")
+    else:
+        monkeypatch.setattr(SEARCH, "walk", search_source_module().walk)
+    return request.param

@@ -333,19 +333,44 @@ def best_move(game: Game, search: Search) -> str | None:
     return line[0] if line else None
 
 
-def best_moves(game: Game, search: Search, exact_search: Search | None = None) -> list[str]:
-    """Every root move as good as the chosen one, judged by exact values
-    (``exact_search``, the exhaustive counterpart's run, when ``search`` pruned)."""
+def best_moves(game: Game, search: Search, pruning: str | None = None) -> list[str] | None:
+    """Every root move as good as the chosen one, as far as this search's own values tell; None when they cannot.
+
+    ``pruning`` names the kind of pruning search (None: exhaustive, every value exact):
+
+    * ``"window"`` (alpha-beta, paranoid): a root child's value is exact when it is a leaf (or
+      at the depth limit) or lies strictly inside the window it was entered with; at or below
+      alpha it is an upper bound, at or above beta a lower bound (both at once: nothing known).
+      A bound rules a tie out only when it lies strictly beyond the best value on its own side;
+    * ``"other"`` (Star1, shallow): exact only when nothing was cut.
+    """
     chosen = search.best.get(game.root["id"])
     if chosen is None:
         return []
-    values = (exact_search or search).values
-    target = values[chosen]
-    if game.nplayer:
-        who = game.root_player()
-        return [child["move"] for child in game.root["children"]
-                if child["id"] in values and values[child["id"]][who] == target[who]]
-    return [child["move"] for child in game.root["children"] if child["id"] in values and values[child["id"]] == target]
+    if pruning == "other" and search.cut:
+        return None
+    values = search.values
+    who = game.root_player() if game.nplayer else None
+
+    def key(value: Any) -> Any:
+        return value[who] if who is not None else value
+
+    target = key(values[chosen])
+    moves = []
+    for child in game.root["children"]:
+        if child["id"] not in values:
+            return None
+        here = key(values[child["id"]])
+        upper = lower = False
+        if pruning == "window" and child["children"] and child["id"] not in search.horizon:
+            low, high = search.window[child["id"]]
+            upper, lower = here <= low, here >= high
+        if not upper and not lower:
+            if here == target:
+                moves.append(child["move"])
+        elif not ((lower and not upper and here > target) or (upper and not lower and here < target)):
+            return None
+    return moves
 
 
 # -- minimax, expectiminimax, expectimax -----------------------------------------------------

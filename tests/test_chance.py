@@ -531,7 +531,7 @@ def test_subprocess_solves_a_chance_tree() -> None:
     document = json.loads(result.stdout)
     assert document["value"] == "39/8" and document["best_move"] == "bet"
     assert document["pruned"] == ["Roll.4", "Roll.5", "Roll.6"]
-    assert document["best_moves"] == ["bet"]
+    assert "best_moves" not in document  # Star1 cut: its values cannot tell every tie (docs/chance.md)
 
 
 # -- the shipped mini-backgammon tree -------------------------------------------------------------

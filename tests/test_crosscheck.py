@@ -47,7 +47,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gametree_cli import Options, parse_tree, result_document, solve
-from gametree_cli.algorithms import default_algorithm, exact_record, fitting_algorithms
+from gametree_cli.algorithms import default_algorithm, fitting_algorithms
 from gametree_cli.cli import app
 from gametree_cli.events import Recorder
 
@@ -347,8 +347,8 @@ def command_line(text: str, algorithm: str, options: dict) -> list[str]:
 
 
 def run_oracle(game: Game, algorithm: str, options: dict) -> tuple[oracles.Search, oracles.Search | None, Game]:
-    """The oracle's search, its exhaustive counterpart (for best_moves and
-    soundness), and the game as the search sees it (paranoid: the two-player view)."""
+    """The oracle's search, its exhaustive counterpart (for soundness and the
+    first optimal move), and the game as the search sees it (paranoid: the two-player view)."""
     depth = options.get("depth")
     if algorithm == "minimax":
         return oracles.minimax(game, depth), None, game
@@ -397,11 +397,13 @@ def expected_document(game: Game, algorithm: str, options: dict, search: oracles
         if node_id in search.bound:
             entry["bound"] = oracles.to_json(search.bound[node_id])
         nodes[node_id] = entry
+    pruning = "window" if algorithm in ("alphabeta", "paranoid") else "other" if algorithm in PRUNING else None
+    moves = oracles.best_moves(seen_as, search, pruning)
     return {
         "algorithm": algorithm,
         "value": oracles.to_json(search.value),
         "best_move": oracles.best_move(seen_as, search),
-        "best_moves": oracles.best_moves(seen_as, search, exact_search),
+        **({"best_moves": moves} if moves is not None else {}),
         "principal_variation": oracles.principal_variation(seen_as, search),
         "pruned": search.pruned,
         "visit_order": search.order,
@@ -718,7 +720,7 @@ def library_document(tree: Any, algorithm: str, options: Options, observer: Reco
     """gametree's JSON result, as ``solve --format json`` builds it (with the trace when observed)."""
     record = solve(tree, algorithm, options=options, observer=observer)
     events = observer.events if isinstance(observer, Recorder) else None
-    return result_document(record, events=events, exact=exact_record(record, options))
+    return result_document(record, events=events)
 
 
 def check_run(game: Game, tree: Any, text: str, algorithm: str, options: dict, seed: int,
@@ -734,6 +736,10 @@ def check_run(game: Game, tree: Any, text: str, algorithm: str, options: dict, s
         first = first_optimal_move(seen_as, exact_search or search)
         if first != got["best_move"]:
             found.append(f"best_move {got['best_move']!r}, but the first optimal root child is {first!r}")
+    if algorithm in ("alphabeta", "paranoid") and "best_moves" in got:  # what the bounds told must be so
+        exact_moves = oracles.best_moves(seen_as, exact_search)
+        if got["best_moves"] != exact_moves:
+            found.append(f"best_moves {got['best_moves']}, but the exactly equal root moves are {exact_moves}")
     if algorithm in PRUNING or rng.random() < 0.25:  # the search that reports events (the trace's path)
         traced = library_document(tree, algorithm, library, Recorder())
         other = difference(got, {key: item for key, item in traced.items() if key != "trace"})
@@ -779,14 +785,16 @@ def check_tree(family: str, seed: int, counts: Counter) -> list[str]:
 
 
 @pytest.mark.parametrize("family", FAMILIES)
-def test_every_algorithm_agrees_with_its_oracle_and_its_definition(family: str) -> None:
+def test_every_algorithm_agrees_with_its_oracle_and_its_definition(family: str, search_path: str) -> None:
+    """Once with the compiled search loop, once with its Python source (``search_path``)."""
     counts: Counter = Counter()
     failures: list[str] = []
     for seed in range(FIRST_SEED, FIRST_SEED + PER_FAMILY):
         failures += check_tree(family, seed, counts)
         if len(failures) >= MAX_FAILURES:
             break
-    print(f"\ncrosscheck {family}: {seed - FIRST_SEED + 1} trees; runs per algorithm: {dict(sorted(counts.items()))}")
+    print(f"\ncrosscheck {family} ({search_path} search loop): {seed - FIRST_SEED + 1} trees; "
+          f"runs per algorithm: {dict(sorted(counts.items()))}")
     assert not failures, f"{len(failures)} disagreement(s), the first ones:\n" + "\n".join(failures[:MAX_FAILURES])
 
 
@@ -803,7 +811,7 @@ def knuth_moore(branching: int, depth: int) -> int:
     return branching ** math.ceil(depth / 2) + branching ** (depth // 2) - 1
 
 
-def test_knuth_moore_minimal_tree() -> None:
+def test_knuth_moore_minimal_tree(search_path: str) -> None:
     """Under the best order alpha-beta evaluates exactly Knuth and Moore's minimal
     tree of a uniform tree (with or without ties, fail-soft or fail-hard; with
     --strict when the leaves are distinct), the same tree written best-first in

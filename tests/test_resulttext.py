@@ -14,10 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gametree_cli import parse_tree, solve
-from gametree_cli.algorithms import ALGORITHMS, Options, exact_record
+from gametree_cli.algorithms import ALGORITHMS, Options
 from gametree_cli.errors import GameTreeError
 from gametree_cli.formats.document import build_tree
-from gametree_cli.numeric import LazyValues
 from gametree_cli.views import result_stream, tree_order
 from gametree_cli.views.node_bodies import node_bodies, number_texts
 from gametree_cli.views.result_json import result_document, write_result
@@ -26,6 +25,7 @@ SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[Healt
 #: id stems that need escaping, are not ASCII, contain dots, or are a lone surrogate
 STEMS = ["n", "é\"", "a\\b", "tab\t", "\u2603", "x.y", "\ud800", "</", "\x00"]
 
+minimax_module = importlib.import_module("gametree_cli.algorithms.minimax")
 kernel_module = importlib.import_module("gametree_cli._resulttext") if importlib.util.find_spec(
     "gametree_cli._resulttext") else None
 needs_kernel = pytest.mark.skipif(kernel_module is None, reason="the compiled helper is not built (no C compiler)")
@@ -158,9 +158,8 @@ def all_paths_match(tree, depth: int | None = None, chunk: int | None = None) ->
             record = solve(tree, name, options=options)
         except GameTreeError:
             continue
-        exact = exact_record(record, options)
         expected = io.StringIO()
-        write_result(result_document(record, exact=exact), expected)
+        write_result(result_document(record), expected)
         for vector_from in (tree_order.VECTOR_FROM, 0):
             for kernel in (True, False):
                 saved = tree_order.VECTOR_FROM, result_stream.USE_KERNEL, tree_order.CHUNK
@@ -168,7 +167,7 @@ def all_paths_match(tree, depth: int | None = None, chunk: int | None = None) ->
                 tree_order.CHUNK = chunk or tree_order.CHUNK
                 try:
                     streamed = io.StringIO()
-                    result_stream.write_record(record, streamed, exact=exact)
+                    result_stream.write_record(record, streamed)
                 finally:
                     tree_order.VECTOR_FROM, result_stream.USE_KERNEL, tree_order.CHUNK = saved
                 assert streamed.getvalue() == expected.getvalue(), (name, vector_from, kernel)
@@ -217,14 +216,16 @@ def test_streamed_result_of_special_trees(text):
     ['"1/3"', '"-2/7"', "4", "0", '"5/2"'],                  # int64 numerators over a common denominator
 ])
 @pytest.mark.parametrize("depth", [None, 1])
-def test_streamed_result_of_numpy_backed_values(leaves, depth):
-    """Wide trees: minimax sweeps them level by level and its values stay in NumPy (``LazyValues``)."""
+def test_streamed_result_of_numpy_backed_values(leaves, depth, monkeypatch):
+    """Wide trees: minimax sweeps them level by level (or walks them) and its values stay in arrays."""
     cycle = iter(leaves * 800)
     text = "[" + ", ".join("{\"eval\": " + leaves[0] + ", \"children\": [" + ", ".join(next(cycle) for _ in range(40)) + "]}"
                            for _ in range(80)) + "]"
     tree = parse_tree(text, fmt="json")
-    assert isinstance(solve(tree, "minimax", options=Options(depth=depth)).values, LazyValues)
-    all_paths_match(tree, depth)
+    for sweep_from in (0, len(tree) + 1):  # the NumPy sweep, then the depth-first walk
+        monkeypatch.setattr(minimax_module, "SWEEP_FROM", sweep_from)
+        assert solve(tree, "minimax", options=Options(depth=depth)).value_codes(np.arange(len(tree))) is not None
+        all_paths_match(tree, depth)
 
 
 def test_streamed_result_falls_back_when_compiled_ids_would_be_too_long(monkeypatch):

@@ -27,7 +27,6 @@ __all__ = [
     "default_algorithm",
     "fitting_algorithms",
     "solve",
-    "exact_record",
     "check_depth_limit",
 ]
 
@@ -61,10 +60,6 @@ class Algorithm:
         unfit: returns None when the algorithm can search the tree, else why not.
         run: the search itself.
         prunes: True when it may skip subtrees (``pruned`` can be non-empty).
-        exact: the exhaustive algorithm computing the same values, used to
-            tell which root moves tie (a pruning search only knows bounds):
-            a registered name, or a run function when no registered
-            algorithm computes them (paranoid without pruning).
     """
 
     name: str
@@ -72,7 +67,6 @@ class Algorithm:
     unfit: Callable[[Tree, Options], str | None]
     run: Callable[[Tree, Options, Observer | None], SearchRecord]
     prunes: bool = False
-    exact: str | Callable[[Tree, Options, Observer | None], SearchRecord] | None = None
 
 
 ALGORITHMS: dict[str, Algorithm] = {}
@@ -226,7 +220,6 @@ register(Algorithm(
     _unfit_two_player,
     _run_alphabeta,
     prunes=True,
-    exact="minimax",
 ))
 
 
@@ -252,7 +245,6 @@ register(Algorithm(
     _chance.unfit_star1,
     _chance.run_star1,
     prunes=True,
-    exact="expectiminimax",
 ))
 
 
@@ -272,7 +264,6 @@ register(Algorithm(
     _nplayer.unfit_shallow,
     _nplayer.run_shallow,
     prunes=True,
-    exact="maxn",
 ))
 register(Algorithm(
     "paranoid",
@@ -280,23 +271,4 @@ register(Algorithm(
     _nplayer.unfit_paranoid,
     _nplayer.run_paranoid,
     prunes=True,
-    exact=_nplayer.run_paranoid_exhaustive,
 ))
-
-
-def exact_record(record: SearchRecord, options: Options | None = None) -> SearchRecord | None:
-    """The exhaustive counterpart's record, when ``record`` pruned anything.
-
-    Only used to list every equally good root move (``best_moves``): which
-    root children tie is a property of the game, which a pruning search does
-    not establish. None when ``record`` already holds exact values.
-    """
-    if not record.pruned and not record.cuts and record.options.get("variant") != "hard":
-        return None
-    algorithm = ALGORITHMS.get(record.algorithm)
-    if algorithm is None or algorithm.exact is None:
-        return None
-    options = options or Options()
-    exact_options = Options(depth=record.depth_limit, extra=dict(options.extra))
-    run = algorithm.exact if callable(algorithm.exact) else ALGORITHMS[algorithm.exact].run
-    return run(record.tree, exact_options, None)

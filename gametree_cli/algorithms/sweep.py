@@ -16,10 +16,10 @@ Exactness is kept, never traded for speed:
   over decimals keep the Python path, which sums them as the decimals they
   print as (see ``algorithms/chance.py``).
 
-The values reach the record as a :class:`LazyValues`, which turns a
-node's entry into a Python ``int`` / ``Fraction`` / ``float`` only when a view
-reads it: a million-node search does not pay for a million Python numbers
-nobody prints.
+The values reach the record as a scaled :class:`~gametree_cli.columns.Column`,
+which turns a node's entry into a Python ``int`` / ``Fraction`` / ``float``
+only when a view reads it: a million-node search does not pay for a million
+Python numbers nobody prints.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ import numpy as np
 from ..model import CHANCE, MAX, MIN, Tree
 from ..numbers import Value
 from ..numeric import LIMIT as _LIMIT
-from ..numeric import LazyValues, Numeric, _scaled, int64_view, numeric_values
+from ..columns import Column
+from ..numeric import Numeric, _scaled, int64_view, numeric_values
 from ..progress import tick
 from ..record import SearchRecord, Stats
 from .minimax import level_bounds
@@ -148,9 +149,9 @@ def sweep(
     if levels[-1][1] < len(values):
         present = np.zeros(len(values), dtype=bool)
         present[: levels[-1][1]] = True
-    record_values = LazyValues(values, top if exact else 1, present)
-    return SearchRecord(name, tree, record_values[0], record_values, stats=stats,  # type: ignore[arg-type]
-                        horizon=horizon, depth_limit=depth_limit)
+    record_values = Column.scaled(values, top if exact else 1, present)
+    return SearchRecord(name, tree, record_values[0], record_values, stats=stats, horizon=horizon,
+                        depth_limit=depth_limit)
 
 
 def _weights(numeric: Numeric, child_start: int, inner: np.ndarray, sizes: np.ndarray, inner_kind: np.ndarray,

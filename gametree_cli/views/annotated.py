@@ -17,7 +17,6 @@ from rich.tree import Tree as RichTree
 from ..model import CHANCE, LEAF, MAX, MIN, PLAYER, Tree
 from ..numbers import Value, format_number, format_value
 from ..record import SearchRecord
-from .result_json import best_moves
 
 __all__ = ["annotated_tree", "summary_line", "render_result", "display_depth", "DEFAULT_MAX_NODES_SHOWN", "kind_label"]
 
@@ -96,17 +95,20 @@ def _label(record: SearchRecord, node: int, on_pv: bool, pruned: bool, blank: bo
         if reduced is not None:  # paranoid: the vector, then the root player's number from it
             text.append(f"  {format_value(reduced)}", style="dim")
         text.append("  = ")
-        decider = tree.player[node] if tree.kind[node] == PLAYER and node not in record.horizon else None
+        horizon = record.at_horizon(node)
+        decider = tree.player[node] if tree.kind[node] == PLAYER and not horizon else None
         text.append_text(value_text(value, decider, "bold green" if on_pv else "bold"))
-        if averaged and tree.count[node] and node not in record.horizon and node not in record.cuts:
+        if averaged and tree.count[node] and not horizon and record.cut(node) is None:
             text.append(" (expected)", style="cyan")
-    if node in record.horizon:
+    horizon = record.at_horizon(node)
+    if horizon:
         text.append("  (eval at depth limit)", style="italic")
-    if record.alpha is not None and node in record.alpha and tree.count[node] and node not in record.horizon:
-        text.append(f"  [α={format_value(record.alpha[node])}, β={format_value(record.beta[node])}]", style="dim")  # type: ignore[index]
-    if record.bound is not None and node in record.bound and node not in record.horizon:
+    bounds = record.bounds(node)
+    if bounds is not None and tree.count[node] and not horizon:
+        text.append(f"  [α={format_value(bounds[0])}, β={format_value(bounds[1])}]", style="dim")
+    if record.bound is not None and node in record.bound and not horizon:
         text.append(f"  [Bound={format_value(record.bound[node])}]", style="dim")
-    cut = record.cuts.get(node)
+    cut = record.cut(node)
     if cut is not None:
         text.append(f"  ✂ cut: {cut.reason()}", style="yellow")
     return text
@@ -140,7 +142,7 @@ def _reduced_vector(record: SearchRecord, node: int) -> Value | None:
     tree = record.tree
     if tree.count[node] == 0:
         vector = tree.value[node]
-    elif node in record.horizon:
+    elif record.at_horizon(node):
         vector = tree.evals.get(node)
     else:
         return None
@@ -278,9 +280,9 @@ def _drawn_children(tree: Tree, node: int, searched: dict[int, int] | None) -> l
 
 
 
-def summary_line(record: SearchRecord, exact: SearchRecord | None = None) -> Text:
-    """One line: value, best move(s), nodes visited, leaves evaluated, cut-offs."""
-    tree = record.tree
+def summary_line(record: SearchRecord) -> Text:
+    """One line: value, best move (and the equally good ones, when the search can tell), nodes visited,
+    leaves evaluated, cut-offs."""
     stats = record.stats
     text = Text()
     text.append(f"{record.algorithm}: ", style="bold")
@@ -291,10 +293,10 @@ def summary_line(record: SearchRecord, exact: SearchRecord | None = None) -> Tex
     best = record.best_move()
     if best is not None:
         text.append(" · best move ")
-        text.append(escape(tree.move(best)), style="bold green")
-        equal = [child for child in best_moves(record, exact) if child != best]
+        text.append(escape(record.move(best)), style="bold green")
+        equal = [child for child in record.best_moves() or () if child != best]
         if equal:
-            text.append(" (equally good: " + ", ".join(tree.move(child) for child in equal) + ")")
+            text.append(" (equally good: " + ", ".join(escape(move) for move in record.moves(equal)) + ")")
     text.append(f" · nodes visited {stats.nodes_visited:,} · leaves evaluated {stats.leaves_evaluated:,}")
     text.append(f" · cut-offs {stats.cutoffs:,}")
     if record.pruned:
@@ -307,11 +309,11 @@ def summary_line(record: SearchRecord, exact: SearchRecord | None = None) -> Tex
     return text
 
 
-def render_result(record: SearchRecord, exact: SearchRecord | None = None, **options: object) -> RenderableType:
+def render_result(record: SearchRecord, **options: object) -> RenderableType:
     """Title, annotated tree and summary line together."""
     parts: list[RenderableType] = []
     if record.tree.title:
         parts.append(Text(record.tree.title, style="bold underline"))
     parts.append(annotated_tree(record, **options))  # type: ignore[arg-type]
-    parts.append(summary_line(record, exact))
+    parts.append(summary_line(record))
     return Group(*parts)

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..model import KIND_NAMES, PLAYER, Tree
 from ..numbers import number_to_json
-from ..numeric import LazyValues, VisitBounds, int64_view
+from ..numeric import int64_view
 from ..record import SearchRecord
 from .result_json import node_entry
 
@@ -84,22 +84,12 @@ def _types(tree: Tree, nodes: np.ndarray) -> tuple[np.ndarray, list[str]]:
 def _value_codes(record: SearchRecord, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """The positions in ``nodes`` of visited nodes, per such position an index into the JSON texts of the values,
     and the texts."""
-    values = record.values
-    if isinstance(values, LazyValues) and values._list is None:
-        visited = np.flatnonzero(values.present[nodes]) if values.present is not None else np.arange(len(nodes))
-        raw = values.data[nodes[visited]]
-        floats = raw.dtype.kind == "f"
-        # floats by their bits: -0.0 and 0.0 are equal but print differently
-        keys = np.ascontiguousarray(raw).view(np.int64) if floats else raw.astype(np.int64, copy=False)
-        distinct, index = _dense_codes(keys)
-        if floats:
-            texts = [number_text(value) for value in distinct.view(np.float64).tolist()]
-        elif values.denominator == 1:
-            texts = list(map(int.__repr__, distinct.tolist()))
-        else:
-            texts = [number_text(values._convert(item)) for item in distinct.tolist()]
-        return visited, index, texts
-    found = list(map(values.__getitem__, nodes.tolist()))
+    coded = record.value_codes(nodes)
+    if coded is not None:  # values in arrays: each distinct one formatted once
+        visited, raw = coded
+        distinct, index = _dense_codes(raw)
+        return visited, index, [value_text(value) for value in record.decode_values(distinct)]
+    found = list(map(record.values.__getitem__, nodes.tolist()))
     positions = [position for position, value in enumerate(found) if value is not None]
     index, texts = _text_codes(list(map(found.__getitem__, positions)), value_text)
     return np.array(positions, dtype=np.int64), np.array(index, dtype=np.int64), texts
@@ -124,37 +114,22 @@ def _dense_codes(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _special_positions(record: SearchRecord, nodes: np.ndarray, visited: np.ndarray) -> np.ndarray:
     """Positions in ``nodes`` of visited nodes whose entry says more than visited, value and type (sorted)."""
-    marked = np.zeros(len(nodes), dtype=bool)
-    node_list = nodes.tolist()
-    for facts in (record.alpha, record.cuts, record.horizon):
-        if facts:
-            marked |= _has_each(facts, node_list)
-    return visited[marked[visited]]
-
-
-def _has_each(facts: Any, nodes: list[int]) -> np.ndarray:
-    """Per node, whether ``facts`` (a dict, a set or the compiled search's :class:`VisitBounds`) holds it."""
-    if isinstance(facts, VisitBounds):
-        return facts.has_each(np.array(nodes, dtype=np.int64))
-    return np.fromiter(map(facts.__contains__, nodes), dtype=bool, count=len(nodes))
+    return visited[record.marked_mask(nodes)[visited]]
 
 
 def _special_bodies(record: SearchRecord, nodes: list[int], values: list[str], types: list[str]) -> list[str]:
     """Texts of entries with alpha/beta, a cut or the horizon (visited nodes only), a column at a time."""
-    alpha, beta, cuts, horizon = record.alpha or {}, record.beta or {}, record.cuts, record.horizon
     bounds = [""] * len(nodes)
-    if alpha:
-        has = _has_each(alpha, nodes)
-        with_alpha = [node for node, here in zip(nodes, has.tolist()) if here]
-        lows = number_texts(_bounds_of(alpha, with_alpha))
-        highs = number_texts(_bounds_of(beta, with_alpha))
-        texts = [f',\n   "alpha": {low},\n   "beta": {high}' for low, high in zip(lows, highs)]
-        if len(with_alpha) == len(nodes):  # usually: alpha-beta keeps the bounds of every visited node
+    has, lows, highs = record.bounds_of(np.array(nodes, dtype=np.int64))
+    if lows:
+        texts = [f',\n   "alpha": {low},\n   "beta": {high}' for low, high in zip(number_texts(lows), number_texts(highs))]
+        if len(texts) == len(nodes):  # usually: alpha-beta keeps the bounds of every visited node
             bounds = texts
         else:
             for position, text in zip(np.flatnonzero(has).tolist(), texts):
                 bounds[position] = text
     tails = [""] * len(nodes)
+    cuts, horizon = record.cuts, record.horizon
     if cuts or horizon:
         for position, node in enumerate(nodes):
             cut = cuts.get(node)
@@ -164,13 +139,6 @@ def _special_bodies(record: SearchRecord, nodes: list[int], values: list[str], t
                 tails[position] += ',\n   "horizon": true'
     return [f': {{\n   "visited": true,\n   "value": {value}{bound},\n   "type": {kind_text}{tail}\n  }}'
             for value, bound, kind_text, tail in zip(values, bounds, types, tails)]
-
-
-def _bounds_of(bounds: Any, nodes: list[int]) -> list[Any]:
-    """The bounds of ``nodes``: in bulk from the compiled search's arrays, else one lookup each."""
-    if isinstance(bounds, VisitBounds):
-        return bounds.values_of(np.array(nodes, dtype=np.int64))
-    return list(map(bounds.__getitem__, nodes))
 
 
 def _generic_body(record: SearchRecord, node: int) -> str:

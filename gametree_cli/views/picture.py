@@ -94,8 +94,7 @@ def picture_nodes(
     pv = set() if blank else set(record.principal_variation()) | {0}
     pruned_roots = set(record.pruned)
     values = record.values
-    alpha, beta, cuts, horizon = record.alpha, record.beta, record.cuts, record.horizon
-    bounds = getattr(record, "bound", None)
+    bounds = record.bound
     first, count, kind = tree.first, tree.count, tree.kind
     prob = tree.prob
     drawn: list[Drawn] = []
@@ -127,12 +126,13 @@ def picture_nodes(
             unsearched=unsearched,
         )
         if not blank and not pruned and not unsearched:
-            entry.horizon = node in horizon
-            if alpha is not None and beta is not None and node in alpha and count[node] and not entry.horizon:
-                entry.alpha, entry.beta = alpha[node], beta[node]
+            entry.horizon = record.at_horizon(node)
+            window = record.bounds(node)
+            if window is not None and count[node] and not entry.horizon:
+                entry.alpha, entry.beta = window
             if bounds is not None and node in bounds and not entry.horizon:
                 entry.bound = bounds[node]
-            entry.cut = cuts.get(node)
+            entry.cut = record.cut(node)
         drawn.append(entry)
         n_children = count[node]
         if not n_children:

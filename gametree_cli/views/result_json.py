@@ -10,29 +10,7 @@ from ..model import KIND_NAMES, Tree
 from ..numbers import Value, format_value, number_to_json, value_to_json
 from ..record import SearchRecord
 
-__all__ = ["result_document", "event_document", "write_result", "best_moves", "node_entry", "STREAMED"]
-
-
-def best_moves(record: SearchRecord, exact: SearchRecord | None = None) -> list[int]:
-    """Every root child as good as the chosen one, for the player at the root.
-
-    A pruning search only knows bounds for most root children, so the caller
-    passes ``exact``, the record of the algorithm's exhaustive counterpart,
-    when the search pruned anything.
-    """
-    source = exact or record
-    tree = record.tree
-    if tree.count[0] == 0:
-        return []
-    chosen = record.best_move()
-    if chosen is None:
-        return []
-    values = source.values
-    target = values[chosen]
-    if isinstance(target, tuple) and tree.player[0] >= 0:
-        who = tree.player[0]
-        return [child for child in tree.children(0) if values[child] is not None and values[child][who] == target[who]]  # type: ignore[index]
-    return [child for child in tree.children(0) if values[child] == target]
+__all__ = ["result_document", "event_document", "write_result", "node_entry", "STREAMED"]
 
 
 def event_document(event: Event, tree: Tree) -> dict[str, Any]:
@@ -64,7 +42,6 @@ def result_document(
     record: SearchRecord,
     *,
     events: Iterable[Event] | None = None,
-    exact: SearchRecord | None = None,
     lazy: bool = False,
 ) -> dict[str, Any]:
     """The contract's JSON result, plus a few documented extra keys.
@@ -73,7 +50,9 @@ def result_document(
     placeholders :data:`STREAMED` for a writer that streams them
     (:mod:`gametree_cli.views.result_stream`); everything else is as usual.
 
-    Extra keys: ``best_moves`` (every equally good root move), ``depth``,
+    Extra keys: ``best_moves`` (every equally good root move; left out when
+    the search's values cannot tell, see
+    :meth:`~gametree_cli.record.SearchRecord.best_moves`), ``depth``,
     ``options``, ``players``, and per node ``type``, ``alpha``/``beta`` (the
     bounds it returned with), ``cut`` (why its remaining children were
     skipped), ``horizon`` (evaluated by ``eval`` at the depth limit) and
@@ -85,31 +64,30 @@ def result_document(
     pv = record.principal_variation()
     nodes: dict[str, dict[str, Any]] = {}
     if lazy:
-        return _document(record, exact, best, pv, STREAMED, STREAMED, STREAMED, events)
+        return _document(record, best, pv, STREAMED, STREAMED, STREAMED, events)
     ids = tree.ids()
     for node in tree.preorder():
         nodes[ids[node]] = node_entry(record, node, values[node])
     pruned = [ids[node] for node in record.pruned]
     visit_order = [ids[node] for node in record.visit_order()]
-    return _document(record, exact, best, pv, pruned, visit_order, nodes, events)
+    return _document(record, best, pv, pruned, visit_order, nodes, events)
 
 
 def node_entry(record: SearchRecord, node: int, value: Value | None) -> dict[str, Any]:
     """One node's entry of ``nodes`` (``value`` is ``record.values[node]``)."""
     tree = record.tree
-    alpha = record.alpha
     entry: dict[str, Any] = {"visited": value is not None}
     if value is not None:
         entry["value"] = value_to_json(value)
-        if alpha is not None and node in alpha:
-            entry["alpha"] = number_to_json(alpha[node])  # type: ignore[arg-type]
-            entry["beta"] = number_to_json(record.beta[node])  # type: ignore[index, arg-type]
+        bounds = record.bounds(node)
+        if bounds is not None:
+            entry["alpha"], entry["beta"] = (number_to_json(bound) for bound in bounds)  # type: ignore[arg-type]
     node_kind = tree.kind[node]
     entry["type"] = KIND_NAMES[node_kind] if node_kind != 4 else tree.players[tree.player[node]]
-    cut = record.cuts.get(node)
+    cut = record.cut(node)
     if cut is not None:
         entry["cut"] = cut.reason()
-    if node in record.horizon:
+    if record.at_horizon(node):
         entry["horizon"] = True
     if record.bound is not None and node in record.bound:
         entry["bound"] = value_to_json(record.bound[node])  # shallow pruning's Bound
@@ -120,26 +98,29 @@ def node_entry(record: SearchRecord, node: int, value: Value | None) -> dict[str
 STREAMED: Any = object()
 
 
-def _document(record: SearchRecord, exact: SearchRecord | None, best: int | None, pv: list[int],
+def _document(record: SearchRecord, best: int | None, pv: list[int],
               pruned: Any, visit_order: Any, nodes: Any, events: Iterable[Event] | None) -> dict[str, Any]:
-    tree = record.tree
     document: dict[str, Any] = {
         "algorithm": record.algorithm,
         "value": value_to_json(record.value) if record.value is not None else None,
-        "best_move": tree.move(best) if best is not None else None,
-        "best_moves": [tree.move(child) for child in best_moves(record, exact)],
-        "principal_variation": [tree.move(node) for node in pv],
+        "best_move": record.move(best) if best is not None else None,
+    }
+    moves = record.best_moves()
+    if moves is not None:
+        document["best_moves"] = record.moves(moves)
+    document |= {
+        "principal_variation": record.moves(pv),
         "pruned": pruned,
         "visit_order": visit_order,
         "nodes": nodes,
         "stats": record.stats.as_dict(),
         "depth": record.depth_limit,
-        "players": list(tree.players),
+        "players": list(record.tree.players),
     }
     if record.options:
         document["options"] = {key: _plain(item) for key, item in record.options.items()}
     if events is not None:
-        document["trace"] = [event_document(event, tree) for event in events]
+        document["trace"] = [event_document(event, record.tree) for event in events]
     return document
 
 

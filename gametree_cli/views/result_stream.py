@@ -56,18 +56,16 @@ def write_record(
     stream: TextIO,
     *,
     events: Iterable[Event] | None = None,
-    exact: SearchRecord | None = None,
 ) -> None:
     """Write the contract's JSON result for ``record`` on ``stream``."""
     try:
-        _write_document(record, stream, events, exact)
+        _write_document(record, stream, events)
     finally:
         tree_order.forget()
 
 
-def _write_document(record: SearchRecord, stream: TextIO, events: Iterable[Event] | None,
-                    exact: SearchRecord | None) -> None:
-    document = result_document(record, events=events, exact=exact, lazy=True)
+def _write_document(record: SearchRecord, stream: TextIO, events: Iterable[Event] | None) -> None:
+    document = result_document(record, events=events, lazy=True)
     ids = _compiled_ids(record.tree) if USE_KERNEL and _resulttext is not None else None
     write = stream.write
     write("{")
