@@ -1,8 +1,7 @@
 """Only for the optional C extensions (ext_modules); everything else is in pyproject.toml.
 
 ``optional=True``: without a working C compiler the install still succeeds;
-alpha-beta runs its pure-Python loop, JSON files are read by json.loads and
-the JSON result is written by Python (the same text, slower).
+alpha-beta runs its pure-Python loop and JSON files are read by json.loads.
 """
 
 from setuptools import Extension, setup
@@ -11,6 +10,5 @@ setup(
     ext_modules=[
         Extension("gametree_cli._abkernel", ["gametree_cli/_abkernel.c"], optional=True),
         Extension("gametree_cli._jsonscan", ["gametree_cli/_jsonscan.c"], optional=True),
-        Extension("gametree_cli._resulttext", ["gametree_cli/_resulttext.c"], optional=True),
     ],
 )

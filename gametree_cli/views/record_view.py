@@ -1,0 +1,227 @@
+"""Everything the JSON result reads from a :class:`~gametree_cli.record.SearchRecord`, in one place.
+
+Why one place: a record holds its per-node facts in more than one shape
+(values as a list or as NumPy-backed :class:`~gametree_cli.numeric.LazyValues`,
+alpha/beta as dicts or as the compiled search's
+:class:`~gametree_cli.numeric.VisitBounds`, cuts and the horizon as a dict
+and a set), and that shape is being reworked. The result (document and
+writer alike) asks only the questions below, for a chunk of nodes at a
+time, and gets NumPy arrays of codes into small lists of distinct values;
+a new record shape means new answers here and nowhere else.
+
+Values come back in their JSON form (:func:`~gametree_cli.numbers.value_to_json`):
+exact fractions as ``"a/b"``, infinities as ``"inf"``. Two values are the
+same item only when they print alike (``1`` and ``1.0``, ``0.0`` and
+``-0.0`` stay apart).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..numbers import Value, number_to_json, value_to_json
+from ..numeric import LazyValues, VisitBounds
+from ..record import SearchRecord
+
+__all__ = ["RecordView", "Codes", "dense_codes"]
+
+#: (codes, items): per node an index into items (-1: the node has no such fact), and the distinct items
+Codes = tuple[np.ndarray, list[Any]]
+
+
+class RecordView:
+    """The facts of one record that the JSON result shows, read a chunk of nodes at a time."""
+
+    def __init__(self, record: SearchRecord) -> None:
+        self.record = record
+        self._cuts: tuple[np.ndarray, np.ndarray, list[str]] | None = None
+
+    @cached_property
+    def _horizon(self) -> np.ndarray:
+        return _sorted_nodes(self.record.horizon)
+
+    @cached_property
+    def _alpha_nodes(self) -> np.ndarray:
+        return _sorted_nodes(self.record.alpha)
+
+    @cached_property
+    def _bound_nodes(self) -> np.ndarray:
+        return _sorted_nodes(self.record.bound)
+
+    # -- orders -------------------------------------------------------------------------
+
+    def visit_order(self) -> np.ndarray | None:
+        """The visited nodes in the order first entered; None for the tree order down to the depth limit."""
+        order = self.record.order
+        return None if order is None else np.asarray(order, dtype=np.int64)
+
+    def pruned(self) -> np.ndarray:
+        """The topmost nodes never visited, in tree order."""
+        return np.asarray(self.record.pruned, dtype=np.int64)
+
+    def value(self, node: int) -> Value | None:
+        """One node's value (None: never visited)."""
+        return self.record.values[node]
+
+    # -- per-node facts, for a chunk of nodes (int64) ------------------------------------
+
+    def values(self, nodes: np.ndarray) -> Codes:
+        """The values of ``nodes`` (code -1: not visited)."""
+        values = self.record.values
+        if isinstance(values, LazyValues) and values._list is None:
+            return _lazy_codes(values, nodes)
+        return _item_codes(list(map(values.__getitem__, nodes.tolist())), value_to_json)
+
+    def bounds(self, nodes: np.ndarray, visited: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[Any]] | None:
+        """Alpha and beta codes (into one list of items) of the visited ``nodes`` the search kept bounds for."""
+        alpha, beta = self.record.alpha, self.record.beta
+        if not alpha or beta is None:
+            return None
+        if isinstance(alpha, VisitBounds) and isinstance(beta, VisitBounds):
+            has = alpha.has_each(nodes) & visited
+            codes, items = _visit_bound_codes(alpha, beta, nodes[has])
+        else:
+            has = _member(self._alpha_nodes, nodes) & visited
+            chosen = nodes[has].tolist()
+            codes, items = _item_codes([*map(alpha.__getitem__, chosen), *map(beta.__getitem__, chosen)], number_to_json)
+        count = len(codes) // 2
+        low_codes = np.full(len(nodes), -1, dtype=np.int64)
+        high_codes = np.full(len(nodes), -1, dtype=np.int64)
+        low_codes[has] = codes[:count]
+        high_codes[has] = codes[count:]
+        return low_codes, high_codes, items
+
+    def cuts(self, nodes: np.ndarray) -> Codes | None:
+        """Why each of ``nodes`` that had a cut-off skipped its remaining children (its reason)."""
+        if not self.record.cuts:
+            return None
+        if self._cuts is None:
+            cuts = self.record.cuts
+            where = np.fromiter(cuts, dtype=np.int64, count=len(cuts))
+            codes, reasons = _item_codes([cut.reason() for cut in cuts.values()], str)
+            order = np.argsort(where, kind="stable")
+            self._cuts = where[order], codes[order], reasons
+        where, codes, reasons = self._cuts
+        found = _lookup(where, codes, nodes)
+        present = found >= 0
+        distinct, index = dense_codes(found[present])  # only this chunk's reasons
+        found[present] = index
+        return found, [reasons[code] for code in distinct.tolist()]
+
+    def horizon(self, nodes: np.ndarray) -> np.ndarray | None:
+        """Per node, whether ``eval`` gave its value because the depth limit stopped there (None: no such node)."""
+        return _member(self._horizon, nodes) if len(self._horizon) else None
+
+    def shallow_bounds(self, nodes: np.ndarray) -> Codes | None:
+        """The Bound shallow pruning searched each of ``nodes`` with (None: not shallow pruning)."""
+        bound = self.record.bound
+        if not bound:
+            return None
+        has = _member(self._bound_nodes, nodes)
+        codes, items = _item_codes([bound[node] for node in nodes[has].tolist()], value_to_json)
+        full = np.full(len(nodes), -1, dtype=np.int64)
+        full[has] = codes
+        return full, items
+
+
+def _sorted_nodes(nodes: Any) -> np.ndarray:
+    """The node numbers of a set or a dict's keys, sorted (int64)."""
+    return np.sort(np.fromiter(nodes, dtype=np.int64, count=len(nodes)))
+
+
+def _member(sorted_nodes: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+    """Per node of ``nodes``, whether it is in ``sorted_nodes``."""
+    if not len(sorted_nodes):
+        return np.zeros(len(nodes), dtype=bool)
+    at = np.minimum(np.searchsorted(sorted_nodes, nodes), len(sorted_nodes) - 1)
+    return sorted_nodes[at] == nodes
+
+
+def _lookup(sorted_nodes: np.ndarray, codes: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+    """``codes`` of each of ``nodes`` in ``sorted_nodes``, -1 for the others."""
+    at = np.minimum(np.searchsorted(sorted_nodes, nodes), len(sorted_nodes) - 1)
+    return np.where(sorted_nodes[at] == nodes, codes[at], -1)
+
+
+def dense_codes(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(distinct, index)`` with ``distinct[index] == keys``, distinct sorted: ``np.unique``,
+    without a sort when the keys span a small range (one table lookup each)."""
+    if not len(keys):
+        return keys[:0], np.zeros(0, dtype=np.int64)
+    low, high = int(keys.min()), int(keys.max())
+    if high - low > 4 * len(keys) + 65536:
+        distinct, index = np.unique(keys, return_inverse=True)
+        return distinct, index.reshape(-1)
+    shifted = keys - low
+    seen = np.zeros(high - low + 1, dtype=bool)
+    seen[shifted] = True
+    rank = np.cumsum(seen) - 1
+    return (np.flatnonzero(seen) + low).astype(keys.dtype), rank[shifted]
+
+
+def _visit_bound_codes(alpha: VisitBounds, beta: VisitBounds, nodes: np.ndarray) -> Codes:
+    """Codes of the compiled search's alpha bounds of ``nodes``, then of their beta bounds, into one list:
+    found in its arrays with NumPy, each distinct bound turned into a number once (``values_of``)."""
+    raw = np.concatenate([alpha.raw[alpha.position[nodes]], beta.raw[beta.position[nodes]]])
+    keys = raw.view(np.int64) if raw.dtype.kind == "f" else raw.astype(np.int64, copy=False)  # floats by their bits
+    distinct, index = dense_codes(keys)
+    first = np.empty(len(distinct), dtype=np.int64)
+    first[index[::-1]] = np.arange(len(index) - 1, -1, -1)  # where each distinct bound is first found
+    lows = first < len(nodes)
+    numbers = np.empty(len(distinct), dtype=object)
+    numbers[lows] = alpha.values_of(nodes[first[lows]])
+    numbers[~lows] = beta.values_of(nodes[first[~lows] - len(nodes)])
+    return index, [number_to_json(number) for number in numbers.tolist()]
+
+
+def _lazy_codes(values: LazyValues, nodes: np.ndarray) -> Codes:
+    """Codes of NumPy-backed values, found in NumPy (floats by their bits: -0.0 and 0.0 print apart)."""
+    codes = np.full(len(nodes), -1, dtype=np.int64)
+    visited = np.flatnonzero(values.present[nodes]) if values.present is not None else np.arange(len(nodes))
+    raw = values.data[nodes[visited]]
+    floats = raw.dtype.kind == "f"
+    keys = np.ascontiguousarray(raw).view(np.int64) if floats else raw.astype(np.int64, copy=False)
+    distinct, index = dense_codes(keys)
+    codes[visited] = index
+    if floats:
+        return codes, distinct.view(np.float64).tolist()
+    if values.denominator == 1:
+        return codes, distinct.tolist()
+    return codes, [number_to_json(values._convert(item)) for item in distinct.tolist()]
+
+
+def _item_codes(found: Sequence[Any], to_json: Any) -> Codes:
+    """Codes of Python values (None: no value), each distinct value's JSON form once.
+
+    Distinct by equality, in bulk (a set and a dict), when equal values
+    print alike: integers, and floats that equal no integer. Otherwise (0.0
+    and -0.0, 1 and 1.0, fractions, vectors) by class and value, one at a
+    time, signed zeros and vectors each taken anew.
+    """
+    present = [position for position, item in enumerate(found) if item is not None]
+    items = found if len(present) == len(found) else [found[position] for position in present]
+    kinds = set(map(type, items))
+    if kinds <= {int, float} and not (float in kinds and any(
+            item.__class__ is float and item.is_integer() for item in items)):
+        distinct = list(set(items))
+        position_of = dict(zip(distinct, range(len(distinct))))
+        index = list(map(position_of.__getitem__, items))
+    else:
+        distinct, index = [], []
+        known: dict[tuple[type, Any], int] = {}
+        for item in items:
+            key = (item.__class__, item)
+            at = known.get(key)
+            if at is None:
+                at = len(distinct)
+                distinct.append(item)
+                kind = item.__class__
+                if kind is not tuple and (kind is not float or item != 0):
+                    known[key] = at
+            index.append(at)
+    codes = np.full(len(found), -1, dtype=np.int64)
+    codes[present] = index
+    return codes, [to_json(item) for item in distinct]
