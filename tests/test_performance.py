@@ -42,6 +42,7 @@ from gametree_cli.views.result_json import result_document, write_record
 
 from . import oracles
 from .conftest import HANG_GUARD
+from .test_result_json import every_result_matches, same_content, written
 
 minimax_module = importlib.import_module("gametree_cli.algorithms.minimax")
 
@@ -271,35 +272,16 @@ def any_tree(draw):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(any_tree(), st.sampled_from([None, None, 1, 2]), st.booleans(), st.sampled_from([None, 3]))
-def test_written_json_result_holds_the_document(tree, depth_limit, trace, chunk):
+@given(any_tree(), st.sampled_from([None, None, 1, 2]), st.sampled_from([None, 3]))
+def test_written_json_result_holds_the_document(tree, depth_limit, chunk):
     """The writer's text (written a chunk of nodes at a time, ``chunk``: a few) parses to
-    ``result_document``'s content, key order and number types included."""
-    for name, algorithm in ALGORITHMS.items():
-        options = Options(depth=depth_limit)
-        if algorithm.unfit(tree, options) is not None:
-            continue
-        events: list | None = [] if trace else None
-        try:
-            record = solve(tree, name, options=options, observer=events.append if events is not None else None)
-        except GameTreeError:
-            continue  # e.g. a depth limit on a node without eval
-        exact = exact_record(record, options)
-        document = result_document(record, events=events, exact=exact)
-        assert json.dumps(json.loads(written_result(record, chunk, events=events, exact=exact))) == json.dumps(
-            document), (name, chunk)
-
-
-def written_result(record, chunk: int | None = None, **keywords) -> str:
-    """``write_record``'s text, ``chunk`` nodes at a time (None: the default)."""
+    ``result_document``'s content, key order and number types included, with and without a trace."""
     saved = result_json.CHUNK
     result_json.CHUNK = chunk or saved
     try:
-        stream = io.StringIO()
-        write_record(record, stream, **keywords)
+        every_result_matches(tree, depth_limit)
     finally:
         result_json.CHUNK = saved
-    return stream.getvalue()
 
 
 # -- the binary format -----------------------------------------------------------------------------
@@ -468,7 +450,7 @@ def test_streamed_result_of_a_deep_chain():
     depth = 5_000
     tree = parse_tree("[" * depth + "1, 2" + "]" * depth, fmt="json")
     record = solve(tree, "alphabeta")
-    assert json.dumps(json.loads(written_result(record))) == json.dumps(result_document(record))
+    assert same_content(written(record), result_document(record))
 
 
 def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -31,6 +31,8 @@ __all__ = ["dumps", "dumps_each", "Piece", "table", "constant", "positive_number
 #: a chunk's byte matrix is split in halves until it holds at most this many bytes
 #: (one very long piece, e.g. a 4300-digit value, would widen every row of the chunk)
 BUDGET = 1 << 24
+#: lines at least this many are pasted in halves when padding would be most of their matrix
+_HALVED_FROM = 4096
 _INT_RANGE = (-(1 << 63), (1 << 64) - 1)  # what orjson writes itself
 
 
@@ -146,15 +148,20 @@ def positive_numbers(numbers: np.ndarray) -> list[Piece]:
     return pieces
 
 
-def widths(pieces: list[Piece], lines: slice = slice(None)) -> list[int]:
-    """How many columns each piece needs on ``lines``: the longest of its texts used there."""
+def widths(pieces: list[Piece], lines: slice) -> list[int]:
+    """How many columns each piece needs on ``lines`` (a slice with a start and a stop): the longest
+    of its texts used there."""
+    return [int(used.max()) if len(used) else 0 for used in _used(pieces, lines)]
+
+
+def _used(pieces: list[Piece], lines: slice) -> list[np.ndarray]:
+    """Per piece, the lengths of its texts on ``lines`` (a piece without lengths: its width on each)."""
     found = []
     for piece in pieces:
         if piece.lengths is None:
-            found.append(piece.table.shape[1])
-            continue
-        used = piece.lengths[lines] if piece.index is None else piece.lengths[piece.index[lines]]
-        found.append(int(used.max()) if len(used) else 0)
+            found.append(np.full(lines.stop - lines.start, piece.table.shape[1], dtype=np.int64))
+        else:
+            found.append(piece.lengths[lines] if piece.index is None else piece.lengths[piece.index[lines]])
     return found
 
 
@@ -188,18 +195,22 @@ def lay_out(pieces: list[Piece], lines: slice, out: np.ndarray, sizes: list[int]
 
 def paste(pieces: list[Piece], lines: int) -> np.ndarray:
     """The lines, each the concatenation of its pieces' texts, as one text (UTF-8 bytes in a uint8 array)."""
-    parts = _paste(pieces, 0, lines)
+    used = _used(pieces, slice(0, lines))
+    held = np.concatenate([[0], np.cumsum(np.sum(used, axis=0))]) if pieces and lines else np.zeros(lines + 1)
+    parts = _paste(pieces, used, held, 0, lines)
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
-def _paste(pieces: list[Piece], start: int, end: int) -> list[np.ndarray]:
-    part = slice(start, end)
-    sizes = widths(pieces, part)
-    total = sum(sizes)
-    if total * (end - start) > BUDGET and end - start > 1:
+def _paste(pieces: list[Piece], used: list[np.ndarray], held: np.ndarray, start: int, end: int) -> list[np.ndarray]:
+    """The lines ``start:end``; in halves when their matrix would pass the budget, or when a few wide
+    lines would make it mostly padding (alpha-beta's bounded entries among short unvisited ones).
+    ``used``: per piece its texts' lengths on every line; ``held``: the lines' running total length."""
+    sizes = [int(lengths[start:end].max()) if end > start else 0 for lengths in used]
+    cells = sum(sizes) * (end - start)
+    if end - start > 1 and cells > BUDGET or end - start >= _HALVED_FROM and cells > 2 * (held[end] - held[start]):
         middle = (start + end) // 2
-        return _paste(pieces, start, middle) + _paste(pieces, middle, end)
-    matrix = np.empty((end - start, total), dtype=np.uint8)
-    lay_out(pieces, part, matrix, sizes)
+        return _paste(pieces, used, held, start, middle) + _paste(pieces, used, held, middle, end)
+    matrix = np.empty((end - start, sum(sizes)), dtype=np.uint8)
+    lay_out(pieces, slice(start, end), matrix, sizes)
     flat = matrix.reshape(-1)
     return [flat[flat != 0]]

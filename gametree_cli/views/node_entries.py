@@ -23,7 +23,7 @@ import numpy as np
 
 from ..model import KIND_NAMES, PLAYER, Tree
 from ..numeric import int64_view
-from .json_text import Piece, constant, dumps, dumps_each, paste, table
+from .json_text import Piece, dumps, dumps_each, table
 from .record_view import RecordView
 
 __all__ = ["Column", "entry_columns", "entry_dicts", "entry_pieces"]
@@ -82,33 +82,32 @@ def entry_dicts(columns: list[Column]) -> list[dict[str, Any]]:
 
 
 def entry_pieces(columns: list[Column], before: bytes) -> list[Piece]:
-    """The entries as two pieces of text for :func:`~.json_text.paste`: ``before`` + ``{"visited":true,...}``.
+    """The entries as pieces of text for :func:`~.json_text.paste`: ``before`` + ``{"visited":true,...}``.
 
-    Most entries hold only ``visited``, ``value`` and ``type``: each is then
-    one text per distinct value (``{"visited":true,"value":3``) and one per
-    type (``,"type":"leaf"}``). The others (alpha/beta, a cut, the horizon,
-    a Bound; alpha-beta bounds every visited node) get one text each, pasted
-    from all their columns in NumPy, and nothing in the second piece.
+    One piece per column (``visited`` and ``value`` share one), each a table
+    of the column's distinct texts (``,"alpha":3``), empty where a node has
+    no such key. The closing brace goes with ``type`` on lines where no key
+    follows it, so the usual entry is three pieces; ``paste`` leaves out a
+    piece entirely on lines where it is empty (most lines of alpha-beta's
+    unvisited nodes).
     """
     value = columns[1]  # columns[0], visited, is value.codes >= 0
-    types = next(column for column in columns if column.key == "type")
-    plain = np.ones(len(value.codes), dtype=bool)
-    for column in columns[2:]:
-        if column is not types:
-            plain &= column.codes < 0
     start = before + b'{"visited":'
     texts = [start + b"false"] + [start + b'true,"value":' + text for text in dumps_each(value.items)]
-    first = value.codes + 1
-    second = types.codes.copy()
-    special = np.flatnonzero(~plain)
-    if len(special):
-        first[special] = np.arange(len(texts), len(texts) + len(special))
-        second[special] = -1
-        pieces = [constant(before)]
-        for position, column in enumerate(columns):
-            head = (b"{" if position == 0 else b",") + dumps(column.key) + b":"
-            pieces.append(table([head + text for text in dumps_each(column.items)]).at(column.codes[special]))
-        pieces.append(constant(b"}\1"))  # JSON text never holds a raw \x01: it ends each entry here
-        texts.extend(paste(pieces, len(special)).tobytes().split(b"\1")[:-1])
-    ends = [b',"type":' + text + b"}" for text in dumps_each(types.items)]
-    return [table(texts).at(first), table(ends).at(second)]
+    pieces = [table(texts).at(value.codes + 1)]
+    later = np.zeros(len(value.codes), dtype=bool)  # a key follows type
+    after_type = False
+    for column in columns[2:]:
+        if column.key == "type":
+            after_type = True
+            continue
+        if after_type:
+            later |= column.codes >= 0
+    for column in columns[2:]:
+        texts = [b"," + dumps(column.key) + b":" + text for text in dumps_each(column.items)]
+        if column.key == "type":  # with the closing brace, unless a key follows
+            pieces.append(table([text + b"}" for text in texts] + texts).at(column.codes + later * len(texts)))
+        else:
+            pieces.append(table(texts).at(column.codes))
+    pieces.append(table([b"}"]).at(np.where(later, 0, -1)))
+    return pieces

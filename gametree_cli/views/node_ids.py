@@ -5,9 +5,9 @@ search's ``visit_order`` in tree order (depth-first, left to right), while
 nodes are numbered level by level; and it names each node by its id, which
 for a node the file does not name is its parent's id and its 1-based
 position (``B.3`` -> ``B.3.2``). A Python walk over a million nodes costs
-more than the whole result may. So the levels are computed once as arrays,
-the tree order from subtree sizes (bottom-up) and places (top-down), and
-every node's line start (``,\\n    "B.3.2"``) as a NUL-padded byte row
+more than the whole result may. So the levels are computed once (ranges of
+node numbers, or arrays), the tree order from subtree sizes (bottom-up)
+and places (top-down), and every node's line start (``,\\n    "B.3.2"``) as a NUL-padded byte row
 (see :mod:`.json_text`): its parent's row up to the closing quote, ``.``
 and its position's digits, a level at a time. The writer then takes one
 row per line.
@@ -21,7 +21,7 @@ few tens of bytes a node) whatever the shape.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Union
 
 import numpy as np
 
@@ -35,43 +35,77 @@ __all__ = ["NodeIds", "tree_order", "LINE"]
 LINE = b",\n    "
 #: a band of levels may waste this many bytes of padding beyond twice the bytes it holds
 _SLACK = 1 << 20
+#: rows of a level written at a time
+_BLOCK = 1 << 16
 
 
-def _levels(count: np.ndarray, first: np.ndarray) -> tuple[list[np.ndarray], bool]:
-    """Per depth, its nodes (int64), each level the children of the one above, in order; and
-    whether that numbers the nodes 0, 1, 2, ... (the loaders' breadth-first numbering)."""
-    levels = [np.zeros(1, dtype=np.int64)]
+#: a level's nodes: a range of node numbers (the loaders number level by level), or an array (int64)
+Level = Union[slice, np.ndarray]
+
+
+def _size(level: Level) -> int:
+    return level.stop - level.start if isinstance(level, slice) else len(level)
+
+
+def _nodes(level: Level) -> np.ndarray:
+    return np.arange(level.start, level.stop, dtype=np.int64) if isinstance(level, slice) else level
+
+
+def _levels(count: np.ndarray, first: np.ndarray) -> tuple[list[Level], bool]:
+    """Per depth, its nodes, each level the children of the one above, in order; and whether that
+    numbers the nodes 0, 1, 2, ... (the loaders' breadth-first numbering: then every level is a range)."""
+    levels: list[Level] = [slice(0, 1)]
     in_order = True
     while True:
         above = levels[-1]
-        inner = above[count[above] > 0]
-        if not len(inner):
+        here = count[above]
+        inner_at = np.flatnonzero(here)
+        if not len(inner_at):
             return levels, in_order
-        sizes = count[inner]
+        inner = inner_at + above.start if isinstance(above, slice) else above[inner_at]
+        sizes = here[inner_at]
         ends = np.cumsum(sizes)
         start = int(first[inner[0]])
         if (first[inner] == ends - sizes + start).all():  # the children follow each other: a range
-            in_order = in_order and start == int(above[-1]) + 1
-            levels.append(np.arange(start, start + int(ends[-1]), dtype=np.int64))
+            in_order = in_order and isinstance(above, slice) and start == above.stop
+            levels.append(slice(start, start + int(ends[-1])))
         else:
             in_order = False
             levels.append(np.arange(int(ends[-1]), dtype=np.int64) + np.repeat(first[inner] - (ends - sizes), sizes))
 
 
 class _Level:
-    """How one level's rows are made: the parent's row, then the pieces of ``numbers`` (see ``NodeIds``)."""
+    """How one level's rows are made (see ``NodeIds``): its parent's row, ``prefix``, the position's digits.
 
-    __slots__ = ("rows", "parents", "numbers", "sizes", "above", "width", "first_row", "named")
+    The level above's child ranges (``starts``, ``ends``: each node's children
+    are rows ``starts[i]:ends[i]`` here) give each row its parent and
+    position, a block of rows at a time, so that no array of the level's size
+    is made besides its rows.
+    """
 
-    def __init__(self, rows: int, parents: np.ndarray | None, numbers: list[Piece], above: int) -> None:
+    __slots__ = ("rows", "starts", "ends", "from_parent", "prefix", "above", "width", "first_row", "named")
+
+    def __init__(self, rows: int, prefix: bytes, above: int, sizes: np.ndarray | None, from_parent: bool) -> None:
         self.rows = rows
-        self.parents = parents  # per row, its parent's row within the level above (None: not from the parent)
-        self.numbers = numbers  # "." and the position's digits, or the whole line start
-        self.sizes = widths(numbers)
+        self.prefix = prefix  # "." after the parent's id, or the whole start of the line
         self.above = above  # how many columns of the parent's row are taken (all but its closing quote)
-        self.width = above + sum(self.sizes) + 1  # the closing quote in the last column
+        self.from_parent = from_parent
+        self.ends = None if sizes is None else np.cumsum(sizes)
+        self.starts = None if sizes is None else self.ends - sizes  # type: ignore[operator]
+        digits = len(str(int(sizes.max()))) if sizes is not None and len(sizes) else 0
+        self.width = above + len(prefix) + digits + 1  # the closing quote in the last column
         self.first_row = 0
         self.named: tuple[list[int], list[bytes]] = ([], [])
+
+    def pieces(self, start: int, end: int) -> tuple[np.ndarray | None, list[Piece]]:
+        """For rows ``start:end``: their parents' rows in the level above, and the pieces after them."""
+        if self.ends is None:
+            return None, [constant(self.prefix)]
+        first, last = np.searchsorted(self.ends, [start, end - 1], side="right")  # the parents of this block
+        counts = np.minimum(self.ends[first : last + 1], end) - np.maximum(self.starts[first : last + 1], start)
+        parents = np.repeat(np.arange(first, last + 1, dtype=np.int64), counts)
+        positions = np.arange(start, end, dtype=np.int64) - self.starts[parents] + 1
+        return parents, [constant(self.prefix), *positive_numbers(positions)]
 
 
 class NodeIds:
@@ -87,7 +121,7 @@ class NodeIds:
         self._row: np.ndarray | None = None
         if not in_order:
             self._row = np.empty(n, dtype=np.int64)
-            self._row[np.concatenate(self._levels)] = np.arange(n)
+            self._row[np.concatenate([_nodes(level) for level in self._levels])] = np.arange(n)
         #: per band, its first row and its rows (the last one empty)
         self._band_start: list[int] = []
         self._bands: list[np.ndarray] = []
@@ -103,27 +137,20 @@ class NodeIds:
         rows = 0
         for depth, nodes in enumerate(self._levels):
             if depth == 0:
-                level = _Level(1, None, [constant(LINE + self._quoted([0])[0][:-1])], 0)
+                level = _Level(1, LINE + self._quoted([0])[0][:-1], 0, None, False)
+            elif depth == 1 and 0 not in explicit:  # children of an unnamed root: "1", "2", ...
+                level = _Level(_size(nodes), LINE + b'"', 0, self._count[self._levels[0]], False)
             else:
-                above = self._levels[depth - 1]
-                sizes = self._count[above]
-                ends = np.cumsum(sizes)
-                positions = np.arange(len(nodes), dtype=np.int64) - np.repeat(ends - sizes, sizes) + 1
-                if depth == 1 and 0 not in explicit:  # children of an unnamed root: "1", "2", ...
-                    level = _Level(len(nodes), None, [constant(LINE + b'"'), *positive_numbers(positions)], 0)
-                else:
-                    parents = np.repeat(np.arange(len(above), dtype=np.int64), sizes)
-                    level = _Level(len(nodes), parents, [constant(b"."), *positive_numbers(positions)],
-                                   plan[-1].width - 1)
+                level = _Level(_size(nodes), b".", plan[-1].width - 1, self._count[self._levels[depth - 1]], True)
             level.first_row = rows
             if explicit:
                 named = np.flatnonzero(named_mask[nodes])
                 if len(named):
-                    texts = [LINE + text[:-1] for text in self._quoted(nodes[named].tolist())]
+                    texts = [LINE + text[:-1] for text in self._quoted(_nodes(nodes)[named].tolist())]
                     level.named = (named.tolist(), texts)
                     level.width = max(level.width, max(map(len, texts)) + 1)
             plan.append(level)
-            rows += len(nodes)
+            rows += _size(nodes)
         self._write(plan, self._band(plan))
 
     def _band(self, plan: list[_Level]) -> list[tuple[np.ndarray, int]]:
@@ -148,19 +175,24 @@ class NodeIds:
 
     @staticmethod
     def _write(plan: list[_Level], placed: list[tuple[np.ndarray, int]]) -> None:
-        """Write each level's rows: the parent's row (in the level above), then its own pieces."""
+        """Write each level's rows, a block at a time: the parent's row, then the level's own pieces."""
         above: np.ndarray | None = None
         for level, (band, row) in zip(plan, placed):
             rows = band[row : row + level.rows]  # whole rows of the band: one contiguous block
-            if above is not None and level.parents is not None:
-                # the parent's whole row (its quote is then overwritten by "."): NumPy gathers whole
-                # rows into a contiguous block several times faster than into a slice of columns
-                if above.shape[1] == rows.shape[1]:
-                    np.take(above, level.parents, axis=0, out=rows, mode="wrap")
-                else:  # the level above is in another band
-                    shared = min(above.shape[1], rows.shape[1])
-                    rows[:, :shared] = np.take(above[:, :shared], level.parents, axis=0)
-            lay_out(level.numbers, slice(None), rows[:, level.above : level.above + sum(level.sizes)], level.sizes)
+            for start in range(0, level.rows, _BLOCK):
+                end = min(start + _BLOCK, level.rows)
+                block = rows[start:end]
+                parents, pieces = level.pieces(start, end)
+                if above is not None and parents is not None and level.from_parent:
+                    # the parent's whole row (its quote is then overwritten by "."): NumPy gathers whole
+                    # rows into a contiguous block several times faster than into a slice of columns
+                    if above.shape[1] == block.shape[1]:
+                        np.take(above, parents, axis=0, out=block, mode="wrap")
+                    else:  # the level above is in another band
+                        shared = min(above.shape[1], block.shape[1])
+                        block[:, :shared] = np.take(above[:, :shared], parents, axis=0)
+                sizes = widths(pieces, slice(0, end - start))
+                lay_out(pieces, slice(0, end - start), block[:, level.above : level.above + sum(sizes)], sizes)
             for named, text in zip(*level.named):
                 rows[named] = 0
                 rows[named, : len(text)] = np.frombuffer(text, dtype=np.uint8)
@@ -173,7 +205,7 @@ class NodeIds:
         return dumps_each(explicit.get(node, "root") if node == 0 else explicit[node] for node in nodes)
 
     def order(self, depth_limit: int | None = None) -> np.ndarray:
-        """The nodes down to ``depth_limit`` in tree order (int64)."""
+        """The nodes down to ``depth_limit`` in tree order (int32 below 2^31 nodes, else int64)."""
         key = None if depth_limit is None or depth_limit >= len(self._levels) - 1 else depth_limit
         if key not in self._orders:
             self._orders[key] = _tree_order(self._levels[: None if key is None else key + 1], self._count)
@@ -193,37 +225,48 @@ class NodeIds:
 
 
 def tree_order(tree: Tree, depth_limit: int | None = None) -> np.ndarray:
-    """The nodes down to ``depth_limit`` in tree order (int64), without the ids."""
+    """The nodes down to ``depth_limit`` in tree order (as ``NodeIds.order``), without the ids."""
     count = int64_view(tree.count)
     levels = _levels(count, int64_view(tree.first))[0]
     return _tree_order(levels if depth_limit is None else levels[: depth_limit + 1], count)
 
 
-def _tree_order(levels: list[np.ndarray], count: np.ndarray) -> np.ndarray:
+def _tree_order(levels: list[Level], count: np.ndarray) -> np.ndarray:
     """Depth-first order of the nodes of ``levels`` (those of the last one taken as leaves).
 
     A node's place is its parent's + 1 + the sizes of its elder siblings'
-    subtrees: subtree sizes bottom-up, places top-down, a few segment sums a level.
+    subtrees: subtree sizes bottom-up, places top-down, a few segment sums a
+    level (in int32 up to 2^31 nodes: half the memory a level's arrays take).
     """
+    total = sum(map(_size, levels))
+    small = np.int32 if total < (1 << 31) else np.int64
     groups: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # per level but the last: inner mask, sizes, offsets
     for nodes in levels[:-1]:
-        inner = count[nodes] > 0
-        sizes = count[nodes[inner]]
+        here = count[nodes]
+        inner = here > 0
+        sizes = here[inner]
         groups.append((inner, sizes, np.cumsum(sizes) - sizes))
     size: list[Any] = [None] * len(levels)
-    size[-1] = np.ones(len(levels[-1]), dtype=np.int64)
+    size[-1] = np.ones(_size(levels[-1]), dtype=small)
     for depth in range(len(levels) - 2, -1, -1):
         inner, sizes, offsets = groups[depth]
-        here = np.ones(len(levels[depth]), dtype=np.int64)
-        here[inner] += np.add.reduceat(size[depth + 1], offsets)
+        here = np.ones(_size(levels[depth]), dtype=small)
+        here[inner] += np.add.reduceat(size[depth + 1], offsets, dtype=small)
         size[depth] = here
-    place = np.zeros(1, dtype=np.int64)
-    order = np.empty(sum(map(len, levels)), dtype=np.int64)
+    place = np.zeros(1, dtype=small)
+    order = np.empty(total, dtype=small)
     order[0] = 0
     for depth in range(len(levels) - 1):
         inner, sizes, offsets = groups[depth]
-        below = size[depth + 1]
-        before = np.cumsum(below) - below  # elder siblings' subtrees, counted along the whole level
-        place = np.repeat(place[inner] + 1 - before[offsets], sizes) + before
-        order[place] = levels[depth + 1]
+        before = np.cumsum(size[depth + 1], dtype=small)
+        before -= size[depth + 1]  # elder siblings' subtrees, counted along the whole level
+        size[depth + 1] = None
+        place = np.repeat(place[inner] + 1 - before[offsets], sizes)
+        place += before
+        del before
+        nodes = levels[depth + 1]
+        for start in range(0, len(place), _BLOCK):  # a level's node numbers a block at a time
+            part = place[start : start + _BLOCK]
+            order[part] = _nodes(nodes[start : start + _BLOCK] if not isinstance(nodes, slice)
+                                 else slice(nodes.start + start, nodes.start + start + len(part)))
     return order

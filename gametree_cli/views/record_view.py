@@ -53,14 +53,14 @@ class RecordView:
 
     # -- orders -------------------------------------------------------------------------
 
-    def visit_order(self) -> np.ndarray | None:
-        """The visited nodes in the order first entered; None for the tree order down to the depth limit."""
-        order = self.record.order
-        return None if order is None else np.asarray(order, dtype=np.int64)
+    def visit_order(self) -> Sequence[int] | None:
+        """The visited nodes in the order first entered (a list or an array: the caller takes a chunk
+        at a time); None for the tree order down to the depth limit."""
+        return self.record.order
 
-    def pruned(self) -> np.ndarray:
-        """The topmost nodes never visited, in tree order."""
-        return np.asarray(self.record.pruned, dtype=np.int64)
+    def pruned(self) -> Sequence[int]:
+        """The topmost nodes never visited, in tree order (a list or an array)."""
+        return self.record.pruned
 
     def value(self, node: int) -> Value | None:
         """One node's value (None: never visited)."""
@@ -197,14 +197,14 @@ def _item_codes(found: Sequence[Any], to_json: Any) -> Codes:
     """Codes of Python values (None: no value), each distinct value's JSON form once.
 
     Distinct by equality, in bulk (a set and a dict), when equal values
-    print alike: integers, and floats that equal no integer. Otherwise (0.0
+    print alike: strings, integers, and floats that equal no integer. Otherwise (0.0
     and -0.0, 1 and 1.0, fractions, vectors) by class and value, one at a
     time, signed zeros and vectors each taken anew.
     """
     present = [position for position, item in enumerate(found) if item is not None]
     items = found if len(present) == len(found) else [found[position] for position in present]
     kinds = set(map(type, items))
-    if kinds <= {int, float} and not (float in kinds and any(
+    if kinds == {str} or kinds <= {int, float} and not (float in kinds and any(
             item.__class__ is float and item.is_integer() for item in items)):
         distinct = list(set(items))
         position_of = dict(zip(distinct, range(len(distinct))))

@@ -18,7 +18,7 @@ lines are pasted in NumPy (:mod:`.json_text`, :mod:`.node_ids`).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Iterator, TextIO
+from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
 
 import numpy as np
 import orjson
@@ -36,7 +36,7 @@ from .record_view import RecordView
 __all__ = ["result_document", "event_document", "write_record", "best_moves", "CHUNK"]
 
 #: nodes (or trace events) per chunk of text; the tests lower it to put chunk boundaries anywhere
-CHUNK = 1 << 17
+CHUNK = 1 << 16
 #: where the writer puts a streamed key's value into the head's text (JSON text never holds a raw NUL)
 _MARK = orjson.Fragment(b"\0")
 
@@ -106,14 +106,18 @@ def result_document(
     nodes: dict[str, dict[str, Any]] = {}
     order = tree_order(tree)
     for start in range(0, len(order), CHUNK):
-        chunk = order[start : start + CHUNK]
+        chunk = order[start : start + CHUNK].astype(np.int64)
         nodes.update(zip(map(ids.__getitem__, chunk.tolist()), entry_dicts(entry_columns(view, chunk))))
     visit_order = view.visit_order()
     if visit_order is None:
         visit_order = tree_order(tree, record.depth_limit)
     trace = None if events is None else [event_document(event, tree) for event in events]
-    return _head(record, exact, [ids[node] for node in view.pruned().tolist()],
-                 [ids[node] for node in visit_order.tolist()], nodes, trace)
+    return _head(record, exact, [ids[node] for node in _listed(view.pruned())],
+                 [ids[node] for node in _listed(visit_order)], nodes, trace)
+
+
+def _listed(nodes: Sequence[int]) -> list[int]:
+    return nodes.tolist() if isinstance(nodes, np.ndarray) else list(nodes)
 
 
 def _head(record: SearchRecord, exact: SearchRecord | None, pruned: Any, visit_order: Any, nodes: Any,
@@ -192,14 +196,14 @@ def _byte_writer(stream: TextIO) -> Callable[[Any], Any]:
     return lambda text: stream.write(bytes(text).decode("utf-8"))
 
 
-def _id_list(ids: NodeIds, nodes: np.ndarray) -> Iterator[bytes]:
-    """A list of node ids at depth 1, one per line."""
+def _id_list(ids: NodeIds, nodes: Sequence[int]) -> Iterator[bytes]:
+    """A list of node ids at depth 1, one per line (``nodes``: a list, or an array, taken a chunk at a time)."""
     if not len(nodes):
         yield b"[]"
         return
     yield b"["
     for start in range(0, len(nodes), CHUNK):
-        chunk = nodes[start : start + CHUNK]
+        chunk = np.asarray(nodes[start : start + CHUNK], dtype=np.int64)
         text = paste(ids.pieces(chunk), len(chunk))
         yield text[1:] if start == 0 else text  # no comma before the first
     yield b"\n  ]"
@@ -211,7 +215,7 @@ def _entries(ids: NodeIds, view: RecordView) -> Iterator[bytes]:
     yield b"{"
     for start in range(0, len(order), CHUNK):
         tick("write", start, len(order))
-        chunk = order[start : start + CHUNK]
+        chunk = order[start : start + CHUNK].astype(np.int64)
         text = paste([*ids.pieces(chunk), *entry_pieces(entry_columns(view, chunk), b": ")], len(chunk))
         yield text[1:] if start == 0 else text
     yield b"\n  }"
@@ -224,6 +228,9 @@ def _trace(events: list[Event], tree: Tree) -> Iterator[bytes]:
         return
     yield b"["
     for start in range(0, len(events), CHUNK):
-        lines = [LINE + dumps(event_document(event, tree)) for event in events[start : start + CHUNK]]
-        yield b"".join(lines)[1:] if start == 0 else b"".join(lines)
+        lines = bytearray()
+        for event in events[start : start + CHUNK]:
+            lines += LINE
+            lines += dumps(event_document(event, tree))  # appended at once: orjson's result holds ~4 KB while it lives
+        yield lines[1:] if start == 0 else lines
     yield b"\n  ]"
