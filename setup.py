@@ -5,8 +5,7 @@ Cython) the install still succeeds and the same answers come from Python,
 slower. ``gametree_cli/algorithms/search.py``, the one alpha-beta/minimax
 loop, is plain Python written in Cython's pure-Python mode: Cython compiles
 that very file when it is there (``search.COMPILED`` tells which ran); JSON
-files are read by json.loads and the JSON result is written by Python when
-their C helpers are missing.
+files are read by json.loads when their C helper is missing.
 """
 
 from setuptools import Extension, setup
@@ -28,7 +27,6 @@ def compiled_search() -> list[Extension]:
 setup(
     ext_modules=[
         Extension("gametree_cli._jsonscan", ["gametree_cli/_jsonscan.c"], optional=True),
-        Extension("gametree_cli._resulttext", ["gametree_cli/_resulttext.c"], optional=True),
         *compiled_search(),
     ],
 )

@@ -305,7 +305,7 @@ def solve_command(
         write_answer_file(answers_file, record, tree_file=tree_file, tree_text=tree_text, options=options, force=force)
         sys.stderr.write(f"wrote the answer key {answers_file}\n")
     if output is OutputFormat.json:
-        from .views.result_stream import write_record
+        from .views.result_json import write_record
 
         write_record(record, sys.stdout, events=events)
         return

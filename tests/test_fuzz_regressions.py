@@ -202,7 +202,7 @@ def test_computed_value_longer_than_python_prints() -> None:
     from gametree_cli import result_document, solve
     from gametree_cli.views.annotated import render_result
     from gametree_cli.views.latex import render_latex
-    from gametree_cli.views.result_stream import write_record
+    from gametree_cli.views.result_json import write_record
 
     big = "9" * 4300
     tree = parse_tree(f"root:\n  type: chance\n  children: [{{p: 5/7, value: {big}}}, {{p: 2/7, value: 0}}]\n")
@@ -221,12 +221,13 @@ def test_computed_value_longer_than_python_prints() -> None:
 def test_integer_longer_than_python_prints() -> None:
     """A computed integer (a Star1 window, a shallow bound) may pass 4300 digits too: exact digits, a JSON string."""
     from gametree_cli.numbers import format_number, number_to_json
-    from gametree_cli.views.node_bodies import number_text
+    from gametree_cli.views.json_text import dumps
 
     huge = 7 * 10**4300
     assert format_number(huge) == format_number(-huge)[1:] == "7" + "0" * 4300
     assert number_to_json(huge) == "7" + "0" * 4300 and number_to_json(10**4300 - 1) == 10**4300 - 1
-    assert number_text(huge) == '"7' + "0" * 4300 + '"'
+    assert dumps(number_to_json(huge)) == b'"7' + b"0" * 4300 + b'"'
+    assert dumps(number_to_json(10**4300 - 1)) == b"9" * 4300  # a JSON number, exact
 
 
 def test_efg_reads_the_long_numbers_its_writer_writes() -> None:

@@ -4,7 +4,7 @@ Each fast path is checked against an independent implementation written here
 over the raw document (recursive, as a textbook has it), and against the
 general code it stands in for, on random trees: the fast builder, the NumPy
 level-by-level searches (exact fractions included, against the depth-first
-walk on the same tree), alpha-beta, the streamed JSON result (byte for byte), the ``.gtb`` format, the
+walk on the same tree), alpha-beta, the written JSON result (the document's content), the ``.gtb`` format, the
 fast YAML parse (same document as PyYAML, or PyYAML decides), the lazy
 NumPy-backed values and the progress bar (shown only on a terminal). No test
 here is timed: ``make bench`` measures speed.
@@ -37,12 +37,12 @@ from gametree_cli.formats.binary import encode_binary, read_binary
 from gametree_cli.formats.document import build_tree
 from gametree_cli.formats.fastyaml import fast_yaml_document, plain_enough
 from gametree_cli.numeric import LazyValues
-from gametree_cli.views.result_json import result_document, write_result
-from gametree_cli.views import result_stream, tree_order
-from gametree_cli.views.result_stream import write_record
+from gametree_cli.views import result_json
+from gametree_cli.views.result_json import result_document, write_record
 
 from . import oracles
 from .conftest import HANG_GUARD
+from .test_result_json import every_result_matches, same_content, written
 
 minimax_module = importlib.import_module("gametree_cli.algorithms.minimax")
 
@@ -238,7 +238,7 @@ def test_alphabeta_matches_the_textbook(raw):
     assert record.stats.as_dict() == expected.stats
 
 
-# -- the streamed JSON result -------------------------------------------------------------------
+# -- the written JSON result --------------------------------------------------------------------
 
 
 @st.composite
@@ -262,40 +262,16 @@ def any_tree(draw):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(any_tree(), st.sampled_from([None, None, 1, 2]), st.booleans())
-def test_streamed_json_result_is_byte_for_byte_write_result(tree, depth_limit, trace):
-    for name, algorithm in ALGORITHMS.items():
-        options = Options(depth=depth_limit)
-        if algorithm.unfit(tree, options) is not None:
-            continue
-        events: list | None = [] if trace else None
-        try:
-            record = solve(tree, name, options=options, observer=events.append if events is not None else None)
-        except GameTreeError:
-            continue  # e.g. a depth limit on a node without eval
-        expected = io.StringIO()
-        write_result(result_document(record, events=events), expected)
-        for vector_from, kernel, chunk in STREAM_PATHS:
-            assert streamed_result(record, vector_from, kernel, chunk, events=events) == (
-                expected.getvalue()), (name, vector_from, kernel, chunk)
-
-
-#: (tree_order.VECTOR_FROM, result_stream.USE_KERNEL, tree_order.CHUNK): small trees walked or NumPy's order;
-#: ids and entries pasted by the compiled helper (when built) or by Python; nodes written a few at a time
-STREAM_PATHS = [(tree_order.VECTOR_FROM, True, tree_order.CHUNK), (0, True, 3), (tree_order.VECTOR_FROM, False, 2),
-                (0, False, tree_order.CHUNK)]
-
-
-def streamed_result(record, vector_from: int, kernel: bool, chunk: int, **keywords) -> str:
-    """``write_record``'s text with the order and id paths and the chunk size chosen."""
-    saved = tree_order.VECTOR_FROM, result_stream.USE_KERNEL, tree_order.CHUNK
-    tree_order.VECTOR_FROM, result_stream.USE_KERNEL, tree_order.CHUNK = vector_from, kernel, chunk
+@given(any_tree(), st.sampled_from([None, None, 1, 2]), st.sampled_from([None, 3]))
+def test_written_json_result_holds_the_document(tree, depth_limit, chunk):
+    """The writer's text (written a chunk of nodes at a time, ``chunk``: a few) parses to
+    ``result_document``'s content, key order and number types included, with and without a trace."""
+    saved = result_json.CHUNK
+    result_json.CHUNK = chunk or saved
     try:
-        streamed = io.StringIO()
-        write_record(record, streamed, **keywords)
+        every_result_matches(tree, depth_limit)
     finally:
-        tree_order.VECTOR_FROM, result_stream.USE_KERNEL, tree_order.CHUNK = saved
-    return streamed.getvalue()
+        result_json.CHUNK = saved
 
 
 # -- the binary format -----------------------------------------------------------------------------
@@ -464,10 +440,7 @@ def test_streamed_result_of_a_deep_chain():
     depth = 5_000
     tree = parse_tree("[" * depth + "1, 2" + "]" * depth, fmt="json")
     record = solve(tree, "alphabeta")
-    streamed, expected = io.StringIO(), io.StringIO()
-    write_record(record, streamed)
-    write_result(result_document(record), expected)
-    assert streamed.getvalue() == expected.getvalue()
+    assert same_content(written(record), result_document(record))
 
 
 def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,16 +1,44 @@
-"""The JSON result of contract section 3: a view of one :class:`SearchRecord`."""
+"""The JSON result of contract section 3: the document for Python callers, and its one writer.
+
+:func:`result_document` builds the result as Python values (``check``,
+answer keys and the Python API read it); :func:`write_record` writes the
+same content as JSON text, the only place that does. Both take the head
+(every key but the per-node lists) from :func:`_head`, the entries of
+``nodes`` from :mod:`.node_entries`, and every per-node fact of the record
+through :mod:`.record_view`.
+
+The writer's text (docs/solving.md, "The JSON result"): orjson's
+two-space indentation, with one line per node in ``nodes`` and per event in
+``trace``, each written compactly (``"B.1": {"visited":true,"value":3,"type":"leaf"}``).
+It writes ``nodes``, ``visit_order``, ``pruned`` and ``trace`` a chunk
+at a time (:data:`CHUNK` nodes), so that a result of millions of nodes never
+has its text, or a Python object per node, in memory at once; the chunks'
+lines are pasted in NumPy (:mod:`.json_text`, :mod:`.node_ids`).
+"""
 
 from __future__ import annotations
 
-import json
-from typing import Any, Iterable, TextIO
+from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
+
+import numpy as np
+import orjson
 
 from ..events import Event
-from ..model import KIND_NAMES, Tree
-from ..numbers import Value, format_value, number_to_json, value_to_json
+from ..model import Tree
+from ..numbers import value_to_json
+from ..progress import tick
 from ..record import SearchRecord
+from .json_text import dumps, paste
+from .node_entries import entry_columns, entry_dicts, entry_pieces
+from .node_ids import LINE, NodeIds, tree_order
+from .record_view import RecordView
 
-__all__ = ["result_document", "event_document", "write_result", "node_entry", "STREAMED"]
+__all__ = ["result_document", "event_document", "write_record", "CHUNK"]
+
+#: nodes (or trace events) per chunk of text; the tests lower it to put chunk boundaries anywhere
+CHUNK = 1 << 16
+#: where the writer puts a streamed key's value into the head's text (JSON text never holds a raw NUL)
+_MARK = orjson.Fragment(b"\0")
 
 
 def event_document(event: Event, tree: Tree) -> dict[str, Any]:
@@ -42,13 +70,8 @@ def result_document(
     record: SearchRecord,
     *,
     events: Iterable[Event] | None = None,
-    lazy: bool = False,
 ) -> dict[str, Any]:
-    """The contract's JSON result, plus a few documented extra keys.
-
-    With ``lazy``, ``nodes``, ``visit_order`` and ``pruned`` are left as the
-    placeholders :data:`STREAMED` for a writer that streams them
-    (:mod:`gametree_cli.views.result_stream`); everything else is as usual.
+    """The contract's JSON result as Python values, plus a few documented extra keys.
 
     Extra keys: ``best_moves`` (every equally good root move; left out when
     the search's values cannot tell, see
@@ -59,47 +82,29 @@ def result_document(
     ``bound`` (the Bound shallow pruning searched the node with).
     """
     tree = record.tree
-    values = record.values
-    best = record.best_move()
-    pv = record.principal_variation()
-    nodes: dict[str, dict[str, Any]] = {}
-    if lazy:
-        return _document(record, best, pv, STREAMED, STREAMED, STREAMED, events)
+    view = RecordView(record)
     ids = tree.ids()
-    for node in tree.preorder():
-        nodes[ids[node]] = node_entry(record, node, values[node])
-    pruned = [ids[node] for node in record.pruned]
-    visit_order = [ids[node] for node in record.visit_order()]
-    return _document(record, best, pv, pruned, visit_order, nodes, events)
+    nodes: dict[str, dict[str, Any]] = {}
+    order = tree_order(tree)
+    for start in range(0, len(order), CHUNK):
+        chunk = order[start : start + CHUNK].astype(np.int64)
+        nodes.update(zip(map(ids.__getitem__, chunk.tolist()), entry_dicts(entry_columns(view, chunk))))
+    visit_order = view.visit_order()
+    if visit_order is None:
+        visit_order = tree_order(tree, record.depth_limit)
+    trace = None if events is None else [event_document(event, tree) for event in events]
+    return _head(record, [ids[node] for node in _listed(view.pruned())],
+                 [ids[node] for node in _listed(visit_order)], nodes, trace)
 
 
-def node_entry(record: SearchRecord, node: int, value: Value | None) -> dict[str, Any]:
-    """One node's entry of ``nodes`` (``value`` is ``record.values[node]``)."""
+def _listed(nodes: Sequence[int]) -> list[int]:
+    return nodes.tolist() if isinstance(nodes, np.ndarray) else list(nodes)
+
+
+def _head(record: SearchRecord, pruned: Any, visit_order: Any, nodes: Any, trace: Any) -> dict[str, Any]:
+    """The result's keys in their order, with the given values for the per-node ones (trace None: no trace)."""
     tree = record.tree
-    entry: dict[str, Any] = {"visited": value is not None}
-    if value is not None:
-        entry["value"] = value_to_json(value)
-        bounds = record.bounds(node)
-        if bounds is not None:
-            entry["alpha"], entry["beta"] = (number_to_json(bound) for bound in bounds)  # type: ignore[arg-type]
-    node_kind = tree.kind[node]
-    entry["type"] = KIND_NAMES[node_kind] if node_kind != 4 else tree.players[tree.player[node]]
-    cut = record.cut(node)
-    if cut is not None:
-        entry["cut"] = cut.reason()
-    if record.at_horizon(node):
-        entry["horizon"] = True
-    if record.bound is not None and node in record.bound:
-        entry["bound"] = value_to_json(record.bound[node])  # shallow pruning's Bound
-    return entry
-
-
-#: stands for a part of the result that the streaming writer writes itself
-STREAMED: Any = object()
-
-
-def _document(record: SearchRecord, best: int | None, pv: list[int],
-              pruned: Any, visit_order: Any, nodes: Any, events: Iterable[Event] | None) -> dict[str, Any]:
+    best = record.best_move()
     document: dict[str, Any] = {
         "algorithm": record.algorithm,
         "value": value_to_json(record.value) if record.value is not None else None,
@@ -109,18 +114,18 @@ def _document(record: SearchRecord, best: int | None, pv: list[int],
     if moves is not None:
         document["best_moves"] = record.moves(moves)
     document |= {
-        "principal_variation": record.moves(pv),
+        "principal_variation": record.moves(record.principal_variation()),
         "pruned": pruned,
         "visit_order": visit_order,
         "nodes": nodes,
         "stats": record.stats.as_dict(),
         "depth": record.depth_limit,
-        "players": list(record.tree.players),
+        "players": list(tree.players),
     }
     if record.options:
         document["options"] = {key: _plain(item) for key, item in record.options.items()}
-    if events is not None:
-        document["trace"] = [event_document(event, record.tree) for event in events]
+    if trace is not None:
+        document["trace"] = trace
     return document
 
 
@@ -135,11 +140,80 @@ def _plain(item: Any) -> Any:
         return str(item)
 
 
-def write_result(document: dict[str, Any], stream: TextIO) -> None:
-    """Write the JSON result as one object on ``stream``."""
-    json.dump(document, stream, ensure_ascii=False, indent=1)
-    stream.write("\n")
+def write_record(
+    record: SearchRecord,
+    stream: TextIO,
+    *,
+    events: Iterable[Event] | None = None,
+) -> None:
+    """Write the contract's JSON result for ``record`` on ``stream`` (UTF-8, one object, a newline after it)."""
+    view = RecordView(record)
+    ids = NodeIds(record.tree)
+    visit_order = view.visit_order()
+    sections = [
+        _id_list(ids, view.pruned()),
+        _id_list(ids, ids.order(record.depth_limit) if visit_order is None else visit_order),
+        _entries(ids, view),
+    ]
+    if events is not None:
+        sections.append(_trace(list(events), record.tree))
+    head = dumps(_head(record, _MARK, _MARK, _MARK, None if events is None else _MARK), indent=True)
+    write = _byte_writer(stream)
+    parts = head.split(b"\0")  # the text around each streamed key's value, in the order of the keys
+    for part, section in zip(parts, sections):
+        write(part)
+        for text in section:
+            write(text)
+    write(parts[-1] + b"\n")
+    if hasattr(stream, "buffer"):
+        stream.buffer.flush()
 
 
-def describe(value: Value | None) -> str:
-    return format_value(value)
+def _byte_writer(stream: TextIO) -> Callable[[Any], Any]:
+    """Write UTF-8 text (bytes, or a uint8 array) to ``stream``'s binary buffer (its text layer
+    flushed first), else decoded to ``stream`` (a ``StringIO``)."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        stream.flush()
+        return buffer.write  # type: ignore[no-any-return]
+    return lambda text: stream.write(bytes(text).decode("utf-8"))
+
+
+def _id_list(ids: NodeIds, nodes: Sequence[int]) -> Iterator[bytes]:
+    """A list of node ids at depth 1, one per line (``nodes``: a list, or an array, taken a chunk at a time)."""
+    if not len(nodes):
+        yield b"[]"
+        return
+    yield b"["
+    for start in range(0, len(nodes), CHUNK):
+        chunk = np.asarray(nodes[start : start + CHUNK], dtype=np.int64)
+        text = paste(ids.pieces(chunk), len(chunk))
+        yield text[1:] if start == 0 else text  # no comma before the first
+    yield b"\n  ]"
+
+
+def _entries(ids: NodeIds, view: RecordView) -> Iterator[bytes]:
+    """The ``nodes`` object: every node's id and entry, one per line, in tree order."""
+    order = ids.order()
+    yield b"{"
+    for start in range(0, len(order), CHUNK):
+        tick("write", start, len(order))
+        chunk = order[start : start + CHUNK].astype(np.int64)
+        text = paste([*ids.pieces(chunk), *entry_pieces(entry_columns(view, chunk), b": ")], len(chunk))
+        yield text[1:] if start == 0 else text
+    yield b"\n  }"
+
+
+def _trace(events: list[Event], tree: Tree) -> Iterator[bytes]:
+    """The ``trace`` list: one event per line."""
+    if not events:
+        yield b"[]"
+        return
+    yield b"["
+    for start in range(0, len(events), CHUNK):
+        lines = bytearray()
+        for event in events[start : start + CHUNK]:
+            lines += LINE
+            lines += dumps(event_document(event, tree))  # appended at once: orjson's result holds ~4 KB while it lives
+        yield lines[1:] if start == 0 else lines
+    yield b"\n  ]"

@@ -1,0 +1,195 @@
+"""Everything the JSON result reads from a :class:`~gametree_cli.record.SearchRecord`, in one place.
+
+Why one place: the JSON result (document and writer alike) asks only the
+questions below, for a chunk of nodes at a time, and gets NumPy arrays of
+codes into small lists of distinct values. It reads the record through its
+API (:meth:`~gametree_cli.record.SearchRecord.value_codes` and
+:meth:`~gametree_cli.record.SearchRecord.decode_values`,
+:meth:`~gametree_cli.record.SearchRecord.bounds_of`, ``cuts``, ``horizon``),
+never through how a search stored its columns.
+
+Values come back in their JSON form (:func:`~gametree_cli.numbers.value_to_json`):
+exact fractions as ``"a/b"``, infinities as ``"inf"``. Two values are the
+same item only when they print alike (``1`` and ``1.0``, ``0.0`` and
+``-0.0`` stay apart).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..numbers import Value, number_to_json, value_to_json
+from ..record import SearchRecord
+
+__all__ = ["RecordView", "Codes", "dense_codes"]
+
+#: (codes, items): per node an index into items (-1: the node has no such fact), and the distinct items
+Codes = tuple[np.ndarray, list[Any]]
+
+
+class RecordView:
+    """The facts of one record that the JSON result shows, read a chunk of nodes at a time."""
+
+    def __init__(self, record: SearchRecord) -> None:
+        self.record = record
+        self._cuts: tuple[np.ndarray, np.ndarray, list[str]] | None = None
+
+    @cached_property
+    def _horizon(self) -> np.ndarray:
+        return _sorted_nodes(self.record.horizon)
+
+    @cached_property
+    def _bound_nodes(self) -> np.ndarray:
+        return _sorted_nodes(self.record.bound)
+
+    # -- orders -------------------------------------------------------------------------
+
+    def visit_order(self) -> Sequence[int] | None:
+        """The visited nodes in the order first entered (a list or an array: the caller takes a chunk
+        at a time); None for the tree order down to the depth limit."""
+        return self.record.order
+
+    def pruned(self) -> Sequence[int]:
+        """The topmost nodes never visited, in tree order (a list or an array)."""
+        return self.record.pruned
+
+    def value(self, node: int) -> Value | None:
+        """One node's value (None: never visited)."""
+        return self.record.values[node]
+
+    # -- per-node facts, for a chunk of nodes (int64) ------------------------------------
+
+    def values(self, nodes: np.ndarray) -> Codes:
+        """The values of ``nodes`` (code -1: not visited)."""
+        record = self.record
+        coded = record.value_codes(nodes)
+        if coded is None:  # values kept as Python items
+            return _item_codes(list(map(record.values.__getitem__, nodes.tolist())), value_to_json)
+        visited, raw = coded  # values in arrays: each distinct entry decoded once, then merged by how it prints
+        distinct, index = dense_codes(raw)
+        merged, items = _item_codes(record.decode_values(distinct), value_to_json)
+        codes = np.full(len(nodes), -1, dtype=np.int64)
+        codes[visited] = merged[index]
+        return codes, items
+
+    def bounds(self, nodes: np.ndarray, visited: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[Any]] | None:
+        """Alpha and beta codes (into one list of items) of the visited ``nodes`` the search kept bounds for."""
+        has, lows, highs = self.record.bounds_of(nodes)
+        if not lows:
+            return None
+        kept = visited[has]
+        if not kept.all():  # bounds of nodes never visited are not shown
+            lows = [low for low, keep in zip(lows, kept.tolist()) if keep]
+            highs = [high for high, keep in zip(highs, kept.tolist()) if keep]
+            has = has & visited
+        codes, items = _item_codes([*lows, *highs], number_to_json)
+        count = len(codes) // 2
+        low_codes = np.full(len(nodes), -1, dtype=np.int64)
+        high_codes = np.full(len(nodes), -1, dtype=np.int64)
+        low_codes[has] = codes[:count]
+        high_codes[has] = codes[count:]
+        return low_codes, high_codes, items
+
+    def cuts(self, nodes: np.ndarray) -> Codes | None:
+        """Why each of ``nodes`` that had a cut-off skipped its remaining children (its reason)."""
+        if not self.record.cuts:
+            return None
+        if self._cuts is None:
+            cuts = self.record.cuts
+            where = np.fromiter(cuts, dtype=np.int64, count=len(cuts))
+            codes, reasons = _item_codes([cut.reason() for cut in cuts.values()], str)
+            order = np.argsort(where, kind="stable")
+            self._cuts = where[order], codes[order], reasons
+        where, codes, reasons = self._cuts
+        found = _lookup(where, codes, nodes)
+        present = found >= 0
+        distinct, index = dense_codes(found[present])  # only this chunk's reasons
+        found[present] = index
+        return found, [reasons[code] for code in distinct.tolist()]
+
+    def horizon(self, nodes: np.ndarray) -> np.ndarray | None:
+        """Per node, whether ``eval`` gave its value because the depth limit stopped there (None: no such node)."""
+        return _member(self._horizon, nodes) if len(self._horizon) else None
+
+    def shallow_bounds(self, nodes: np.ndarray) -> Codes | None:
+        """The Bound shallow pruning searched each of ``nodes`` with (None: not shallow pruning)."""
+        bound = self.record.bound
+        if not bound:
+            return None
+        has = _member(self._bound_nodes, nodes)
+        codes, items = _item_codes([bound[node] for node in nodes[has].tolist()], value_to_json)
+        full = np.full(len(nodes), -1, dtype=np.int64)
+        full[has] = codes
+        return full, items
+
+
+def _sorted_nodes(nodes: Any) -> np.ndarray:
+    """The node numbers of a set or a dict's keys, sorted (int64)."""
+    return np.sort(np.fromiter(nodes, dtype=np.int64, count=len(nodes)))
+
+
+def _member(sorted_nodes: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+    """Per node of ``nodes``, whether it is in ``sorted_nodes``."""
+    if not len(sorted_nodes):
+        return np.zeros(len(nodes), dtype=bool)
+    at = np.minimum(np.searchsorted(sorted_nodes, nodes), len(sorted_nodes) - 1)
+    return sorted_nodes[at] == nodes
+
+
+def _lookup(sorted_nodes: np.ndarray, codes: np.ndarray, nodes: np.ndarray) -> np.ndarray:
+    """``codes`` of each of ``nodes`` in ``sorted_nodes``, -1 for the others."""
+    at = np.minimum(np.searchsorted(sorted_nodes, nodes), len(sorted_nodes) - 1)
+    return np.where(sorted_nodes[at] == nodes, codes[at], -1)
+
+
+def dense_codes(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(distinct, index)`` with ``distinct[index] == keys``, distinct sorted: ``np.unique``,
+    without a sort when the keys span a small range (one table lookup each)."""
+    if not len(keys):
+        return keys[:0], np.zeros(0, dtype=np.int64)
+    low, high = int(keys.min()), int(keys.max())
+    if high - low > 4 * len(keys) + 65536:
+        distinct, index = np.unique(keys, return_inverse=True)
+        return distinct, index.reshape(-1)
+    shifted = keys - low
+    seen = np.zeros(high - low + 1, dtype=bool)
+    seen[shifted] = True
+    rank = np.cumsum(seen) - 1
+    return (np.flatnonzero(seen) + low).astype(keys.dtype), rank[shifted]
+
+
+def _item_codes(found: Sequence[Any], to_json: Any) -> Codes:
+    """Codes of Python values (None: no value), each distinct value's JSON form once.
+
+    Distinct by equality, in bulk (a set and a dict), when equal values
+    print alike: strings, integers, and floats that equal no integer. Otherwise (0.0
+    and -0.0, 1 and 1.0, fractions, vectors) by class and value, one at a
+    time, signed zeros and vectors each taken anew.
+    """
+    present = [position for position, item in enumerate(found) if item is not None]
+    items = found if len(present) == len(found) else [found[position] for position in present]
+    kinds = set(map(type, items))
+    if kinds == {str} or kinds <= {int, float} and not (float in kinds and any(
+            item.__class__ is float and item.is_integer() for item in items)):
+        distinct = list(set(items))
+        position_of = dict(zip(distinct, range(len(distinct))))
+        index = list(map(position_of.__getitem__, items))
+    else:
+        distinct, index = [], []
+        known: dict[tuple[type, Any], int] = {}
+        for item in items:
+            key = (item.__class__, item)
+            at = known.get(key)
+            if at is None:
+                at = len(distinct)
+                distinct.append(item)
+                kind = item.__class__
+                if kind is not tuple and (kind is not float or item != 0):
+                    known[key] = at
+            index.append(at)
+    codes = np.full(len(found), -1, dtype=np.int64)
+    codes[present] = index
+    return codes, [to_json(item) for item in distinct]
