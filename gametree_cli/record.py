@@ -10,7 +10,7 @@ made the record or how it stored it:
   :meth:`~SearchRecord.at_horizon`, :meth:`~SearchRecord.bound_kind`;
 * a chunk of nodes (writers): :meth:`~SearchRecord.visited_mask`,
   :meth:`~SearchRecord.value_codes`, :meth:`~SearchRecord.marked_mask`,
-  :meth:`~SearchRecord.bounds_of`;
+  :meth:`~SearchRecord.bounds_of`, :meth:`~SearchRecord.bound_codes`;
 * the answer: :meth:`~SearchRecord.best_move`, :meth:`~SearchRecord.best_moves`,
   :meth:`~SearchRecord.principal_variation`, :meth:`~SearchRecord.visit_order`;
 * the public side: :meth:`~SearchRecord.node_id` and :meth:`~SearchRecord.move`,
@@ -196,6 +196,21 @@ class SearchRecord:
             return np.zeros(len(nodes), dtype=bool), [], []
         has = self._alpha.has(nodes)
         return has, self._alpha.take(nodes[has]), self._beta.take(nodes[has])
+
+    def bound_codes(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """``(positions, alpha codes, beta codes)``: the positions in ``nodes`` of those with bounds, and
+        their bounds as :meth:`Column.codes` (equal codes: the same bound printed alike); None when the
+        bounds are not kept in arrays (or not at all). :meth:`decode_bounds` turns the codes back."""
+        if self._alpha is None or self._beta is None:
+            return None
+        alphas, betas = self._alpha.codes(nodes), self._beta.codes(nodes)
+        if alphas is None or betas is None or not np.array_equal(alphas[0], betas[0]):
+            return None
+        return alphas[0], alphas[1], betas[1]
+
+    def decode_bounds(self, alpha_codes: np.ndarray, beta_codes: np.ndarray) -> tuple[list[Value], list[Value]]:
+        assert self._alpha is not None and self._beta is not None
+        return self._alpha.decode_many(alpha_codes), self._beta.decode_many(beta_codes)
 
     # -- the answer ----------------------------------------------------------------------------
 

@@ -77,6 +77,13 @@ class RecordView:
 
     def bounds(self, nodes: np.ndarray, visited: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[Any]] | None:
         """Alpha and beta codes (into one list of items) of the visited ``nodes`` the search kept bounds for."""
+        coded = self.record.bound_codes(nodes)
+        if coded is not None:  # bounds in arrays: each distinct one decoded once, then merged by how it prints
+            positions, low_raw, high_raw = coded
+            positions = positions[visited[positions]]  # bounds of nodes never visited are not shown
+            if not len(positions):
+                return None
+            return self._coded_bounds(nodes, positions, low_raw[visited[coded[0]]], high_raw[visited[coded[0]]])
         has, lows, highs = self.record.bounds_of(nodes)
         if not lows:
             return None
@@ -91,6 +98,18 @@ class RecordView:
         high_codes = np.full(len(nodes), -1, dtype=np.int64)
         low_codes[has] = codes[:count]
         high_codes[has] = codes[count:]
+        return low_codes, high_codes, items
+
+    def _coded_bounds(self, nodes: np.ndarray, positions: np.ndarray, low_raw: np.ndarray,
+                      high_raw: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[Any]]:
+        low_distinct, low_index = dense_codes(low_raw)
+        high_distinct, high_index = dense_codes(high_raw)
+        lows, highs = self.record.decode_bounds(low_distinct, high_distinct)
+        merged, items = _item_codes([*lows, *highs], number_to_json)
+        low_codes = np.full(len(nodes), -1, dtype=np.int64)
+        high_codes = np.full(len(nodes), -1, dtype=np.int64)
+        low_codes[positions] = merged[: len(lows)][low_index]
+        high_codes[positions] = merged[len(lows) :][high_index]
         return low_codes, high_codes, items
 
     def cuts(self, nodes: np.ndarray) -> Codes | None:
