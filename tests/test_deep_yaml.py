@@ -125,7 +125,8 @@ def test_the_deep_loader_reads_a_100000_deep_chain_without_recursion() -> None:
 # -- the early refusal says what composing every level would say ----------------
 
 OPENERS = ["[", "[ ", "[a, ", "[1, 'x', [2], ", "{k: ", "{a: 1, b: ", "{'q': ", '{"k":', "{k:", "{a b: c d, e: ",
-           "{v: {w: 1}, e: ", "- ", "-  "]
+           "{v: {w: 1}, e: ", "- ", "-  ", "[\n", "{k:\n", "[a,\n  ", "{a: 1,\n b: ", "{k\n: ", "[a\nb, ", "[\n..., ",
+           "[\n-1, ", "[\n- a, "]
 AFTER = ["a", " ", "]", "}", ", ", "[", "{", ": ", "]: x", "}: ", " : ", "-", "- ", "-[", "a:b", '"s"', "'t'",
          "w" * 60, " " * 60, "\t", "#", "@", '"', "\r", "\n", "\n]", "\n  a", "&", "!", "?", "\\", "é", "\n---"]
 
@@ -160,6 +161,7 @@ def test_an_early_refusal_is_the_one_composing_would_give(limit: int, prefix: st
     "[" * 30 + "5" + "]" * 15 + " " * 1100 + "]" * 15,                 # the opener's collection closes within reach
     "root: " + "{children: [" * 30 + "5",
     "root:\n" + "- " * 30 + "5\n",
+    "root: " + "{children: [\n" * 30 + "5",                            # a run on many lines
     "a: " + '{id: N, move: "a b", children: [{value: 1}, ' * 30 + "1",
     "[" * 30 + "a, " * 400 + "\t",                                     # a tab past the scanner's reach
     "[" * 30 + "a" * 300 + "\n]: x",                                    # a key the next line cannot make
@@ -274,6 +276,7 @@ def test_deep_yaml_trees_solve(name: str, text: str, tmp_path: Path) -> None:
     (flow_chain(YAML_MAX_DEPTH // 2 + 10), 1, 6 + 12 * (YAML_MAX_DEPTH // 2)),
     ("root: " + "[" * (YAML_MAX_DEPTH + 10) + "]" * (YAML_MAX_DEPTH + 10), 1, 6 + YAML_MAX_DEPTH),
     (dash_chain(YAML_MAX_DEPTH + 10), 2, 2 * YAML_MAX_DEPTH - 1),
+    ("root: " + "[\n" * (YAML_MAX_DEPTH + 10), YAML_MAX_DEPTH, 1),
     ("root: " + "{children: [{value: 1}, " * (YAML_MAX_DEPTH // 2 + 1) + "5", 1, 6 + 24 * (YAML_MAX_DEPTH // 2) - 12),
 ])
 def test_yaml_past_the_depth_limit_is_one_located_line(text: str, line: int, column: int, tmp_path: Path) -> None:

@@ -200,10 +200,12 @@ class DeepSafeLoader(_LinearScanning):
     def _refuse_early(self, mark: Any, spare: int) -> None:
         """Refuse now if this collection starts a run of openers that opens more than ``spare``
         levels inside it (the parser would read every level of it first, ~16 µs each)."""
-        opener, self._checked_until = opener_past_limit(mark.buffer, mark.pointer, spare)
-        if opener is not None:  # a run stays on its line: same line, the column moves by the offset
-            shift = opener - mark.pointer
-            raise DepthExceeded(Mark(mark.name, mark.index + shift, mark.line, mark.column + shift, mark.buffer, opener))
+        text, start = mark.buffer, mark.pointer
+        opener, self._checked_until = opener_past_limit(text, start, spare)
+        if opener is not None:  # the only line break in a run is "\n", and no character is a BOM
+            lines = text.count("\n", start, opener)
+            column = opener - text.rindex("\n", start, opener) - 1 if lines else mark.column + opener - start
+            raise DepthExceeded(Mark(mark.name, mark.index + opener - start, mark.line + lines, column, text, opener))
 
     def _close(self, stack: list[list[Any]]) -> Node:
         """Take the end event of the innermost open collection and pop it."""

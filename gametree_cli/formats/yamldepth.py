@@ -67,23 +67,24 @@ def nests_deeper_than(text: str, levels: int) -> bool:
 #
 # Inside a run every token is one the scanner and the parser read one way
 # only: plain scalars of ASCII word characters (spaces inside; never ': ',
-# ' #' or a leading '- '), quoted scalars without escapes, brackets, commas
-# or line breaks, the indicators, and items that are flat flow collections
-# of those. A run stays on one line, so the line of every opener is the
-# run's and its column an offset.
+# ' #', a leading '- ' or a document marker), quoted scalars without
+# escapes, brackets, commas or line breaks, the indicators, and items that
+# are flat flow collections of those. Tokens may be apart by spaces and line
+# feeds, but a key and its ':' share a line (else PyYAML reads no key).
 
 _WORD = r"[A-Za-z0-9_.+/-]"
-_PLAIN = rf"(?:-(?=[A-Za-z0-9_.+/])|[A-Za-z0-9_.+/]){_WORD}{{0,200}}(?: {{1,8}}{_WORD}{{1,200}}){{0,8}}"  # a key within 1,024
+_PLAIN = rf"(?!\.\.\.)(?:-(?=[A-Za-z0-9_.+/])|[A-Za-z0-9_.+/]){_WORD}{{0,200}}(?: {{1,8}}{_WORD}{{1,200}}){{0,8}}"
 _IN_QUOTES = "[" + re.escape("".join(chr(code) for code in range(0x20, 0x7F) if chr(code) not in "\"'\\[]{},")) + "]"
 _QUOTED = rf"\"(?:{_IN_QUOTES}|'){{0,500}}\"|'(?:{_IN_QUOTES}|\"|''){{0,500}}'"
-_SCALAR = rf"(?:{_PLAIN}|{_QUOTED})"
-_PAIR = rf"{_SCALAR} *: +{_SCALAR}"
-_FLAT = rf"\[ *(?:{_SCALAR} *(?:, *{_SCALAR} *)*)?\]|\{{ *(?:{_PAIR} *(?:, *{_PAIR} *)*)?\}}"
+_SCALAR = rf"(?:{_PLAIN}|{_QUOTED})"  # (bounded: a key's ':' must come within 1,024 characters)
+_GAP = r"[ \n]*"
+_PAIR = rf"{_SCALAR} *:[ \n]+{_SCALAR}"
+_FLAT = rf"\[{_GAP}(?:{_SCALAR}{_GAP}(?:,{_GAP}{_SCALAR}{_GAP})*)?\]|\{{{_GAP}(?:{_PAIR}{_GAP}(?:,{_GAP}{_PAIR}{_GAP})*)?\}}"
 _ITEM = rf"(?:{_SCALAR}|{_FLAT})"
 #: one level of a run: an opener and the items before the next opener
-_OPENER_UNIT = rf"\[ *(?:{_ITEM} *, *)*|\{{ *(?:{_SCALAR} *: +{_ITEM} *, *)*{_SCALAR} *: *"
+_OPENER_UNIT = rf"\[{_GAP}(?:{_ITEM}{_GAP},{_GAP})*|\{{{_GAP}(?:{_SCALAR} *:[ \n]+{_ITEM}{_GAP},{_GAP})*{_SCALAR} *:{_GAP}"
 #: the same without flat items (at the limit's level, a flat item would be past it)
-_BARE_OPENER_UNIT = rf"\[ *(?:{_SCALAR} *, *)*|\{{ *(?:{_PAIR} *, *)*{_SCALAR} *: *"
+_BARE_OPENER_UNIT = rf"\[{_GAP}(?:{_SCALAR}{_GAP},{_GAP})*|\{{{_GAP}(?:{_PAIR}{_GAP},{_GAP})*{_SCALAR} *:{_GAP}"
 _DASH_UNIT = re.compile(r"- +")
 
 # -- what the scanner reads past an opener before it emits it ------------------
