@@ -136,7 +136,7 @@ _CONSTRUCTOR_CRASHES = (AttributeError, KeyError, IndexError, TypeError, ValueEr
 
 #: Deepest YAML nesting read (mappings and lists; a tree level written as
 #: ``{children: [...]}`` is two). Past libyaml's own cap (1,000 levels) PyYAML's
-#: pure-Python parser reads ~60,000 levels a second (docs/limits.md).
+#: pure-Python parser reads 25,000-50,000 levels a second (docs/limits.md).
 YAML_MAX_DEPTH = 200_000
 
 _LIBYAML = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

@@ -11,7 +11,7 @@ the last word):
   ``{children: [{children: [``, ``- - - -``) passes the depth limit. This
   lets the deep loader refuse a too-deep file without composing the
   hundreds of thousands of levels before the limit (PyYAML's pure-Python
-  parser reads ~60,000 levels a second). It answers only for runs whose
+  parser reads 25,000-50,000 levels a second). It answers only for runs whose
   every token is unambiguous, so its answer is the one the parser would
   reach; anything else gets None and the parser decides.
 """
