@@ -94,12 +94,10 @@ _DASH_UNIT = re.compile(r"- +")
 # plain scalars of word characters that end at an indicator or a line end,
 # and quoted scalars without escapes, brackets or commas.
 
-_PLAIN_CHARACTER = r"[A-Za-z0-9_./+\-]"
-_CHUNK = rf"{_PLAIN_CHARACTER}(?:{_PLAIN_CHARACTER}|:(?={_PLAIN_CHARACTER}))*"
+_CHUNK = rf"{_WORD}(?:{_WORD}|:(?={_WORD}))*"
 _AHEAD_PLAIN = rf"{_CHUNK}(?: +{_CHUNK})*(?= *(?:[,\[\]{{}}\n\0]|:[ ,\[\]{{}}\n\0]))"
-_AHEAD_QUOTED = rf"\"(?:{_IN_QUOTES}|')*\"|'(?:{_IN_QUOTES}|\"|'')*'"
-_LOOKAHEAD_SAFE = rf"(?:[\[\]{{}},: ]|-(?=[ \n\0])|{_AHEAD_PLAIN}|{_AHEAD_QUOTED})*"
-_BLANK = re.compile(r"[ \n]*")
+_LOOKAHEAD_SAFE = rf"(?:[\[\]{{}},: ]|-(?=[ \n\0])|{_AHEAD_PLAIN}|{_QUOTED})*"
+_BLANK = re.compile(_GAP)
 _SPACES = re.compile(" *")
 _INDICATOR = re.compile(r"[\[\]{},]")
 #: how far past a flow opener the scanner may read before it must emit it (a simple key's reach)
