@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import builtins
 import io
-import json
 import os
 import subprocess
 import sys
@@ -102,16 +101,16 @@ def test_yaml_nested_past_the_limit_is_refused_cleanly(tmp_path: Path) -> None:
     done = run("solve", "deep.yaml", cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.startswith("deep.yaml:1:")
-    assert f"the YAML nests deeper than {YAML_MAX_DEPTH} levels; write deep trees in JSON" in done.stderr
+    assert f"the YAML nests deeper than {YAML_MAX_DEPTH:,} levels; write deep trees in JSON" in done.stderr
     assert done.stderr.count("\n") == 1
 
 
 def test_yaml_just_inside_the_depth_limit_still_solves(tmp_path: Path) -> None:
     levels = YAML_MAX_DEPTH // 2 - 1
     (tmp_path / "deep.yaml").write_text("root: " + "{children: [" * levels + "5" + "]}" * levels + "\n")
-    done = run("solve", "deep.yaml", "--format", "json", cwd=tmp_path)
+    done = run("solve", "deep.yaml", cwd=tmp_path)  # (the JSON result of a deep unnamed chain is quadratic in size)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["value"] == 5
+    assert "alphabeta: value 5 " in done.stdout
 
 
 def test_ten_million_nodes_against_the_node_limit(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ in 1.1 only; ``1e3`` is a string in 1.1; ``1:30`` is 90 in 1.1), and it
 crashes on very deep block nesting. So the fast parser is used only when a
 scan of the text (vectorised with NumPy, ~10 ns a byte) finds none of those
 constructs, nor anchors, aliases, tags, directives, complex keys, tabs,
-escapes or deep indentation; and any error it raises sends the text to
+escapes or deep indentation (or ``- - -`` runs); and any error it raises sends the text to
 PyYAML, whose error messages carry the line and column. Files that need
 PyYAML lose a few milliseconds to the scan; files that do not, seconds.
 """
@@ -36,15 +36,18 @@ _BOOLEAN_WORDS = (b"y", b"n", b"yes", b"no", b"on", b"off")
 #: characters PyYAML's reader refuses (its NON_PRINTABLE; yaml_rs accepts some, e.g. control characters),
 #: and the line breaks of YAML 1.1 only (NEL, LS, PS), which yaml_rs reads as ordinary characters
 _LEFT_TO_PYYAML = re.compile("[^\x09\x0A\x0D\x20-\x7E\xA0-\u2027\u202A-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
-#: deeper indentation than this goes to PyYAML (the fast parser recurses per level)
+#: deeper indentation than this goes to PyYAML (the fast parser recurses per level, and a
+#: 10,000-deep ``- - - -`` line overflows the stack): spaces, and dashes, which nest too
 _MAX_INDENT = 256
+_DEEP_PREFIX = re.compile(r"[ \-]{%d}" % _MAX_INDENT)
+_DEEP_LINE = re.compile(r"\n[ \-]{%d}" % _MAX_INDENT)  # (a search for "\n" first: ~3 ns a byte)
 
 
 def plain_enough(text: str) -> bool:
     """True when ``text`` reads the same in YAML 1.1 (PyYAML) and 1.2 (``yaml_rs``)."""
     if "<<" in text or "\n---" in text or text.startswith("---") or "\n..." in text:
         return False
-    if "\n" + " " * _MAX_INDENT in text:
+    if _DEEP_PREFIX.match(text) or _DEEP_LINE.search(text):
         return False
     if _LEFT_TO_PYYAML.search(text):  # also lone surrogates, which cannot be encoded below
         return False

@@ -23,6 +23,7 @@ from ..files import read_input_text, read_stdin_text, write_atomically
 from ..model import Source, Tree
 from .document import DEFAULT_MAX_NODES, build_tree
 from .document_writer import TEXT_WRITERS
+from .deepyaml import DeepSafeLoader, DepthExceeded, read_by_depth
 from .efg import read_efg
 from .fastyaml import fast_yaml_document
 from .jsonscan import scan_or_decline
@@ -92,8 +93,8 @@ def _read_json(text: str, name: str) -> tuple[Any, Locator | None]:
     return document, json_locator(text)
 
 
-class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """PyYAML's safe loader, refusing a key given twice in one mapping.
+class _UniqueKeys:
+    """PyYAML's safe loading, refusing a key given twice in one mapping.
 
     PyYAML keeps the last of two ``children:`` silently; a user who wrote both
     meant something else. (The fast reader refuses duplicates too, and hands
@@ -111,10 +112,10 @@ class _UniqueKeyLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: 
                         key_node.start_mark,
                     )
                 seen[key_node.value] = key_node.start_mark.line + 1
-        return super().construct_mapping(node, deep)
+        return super().construct_mapping(node, deep)  # type: ignore[misc]
 
 
-class _TagCheckingLoader(_UniqueKeyLoader):
+class _TagChecks(_UniqueKeys):
     """Says where a tagged value is that PyYAML's constructors crash on or
     cannot convert (``!!timestamp x``, ``!!bool x``, ``!!int ""``, ``!!int
     1/3``). A wrapper per node costs a third more time, so only a load that
@@ -122,7 +123,7 @@ class _TagCheckingLoader(_UniqueKeyLoader):
 
     def construct_object(self, node: Any, deep: bool = False) -> Any:
         try:
-            return super().construct_object(node, deep)
+            return super().construct_object(node, deep)  # type: ignore[misc]
         except _CONSTRUCTOR_CRASHES as error:
             if isinstance(error, ValueError) and "digits" in str(error):
                 raise  # an integer too long: located by too_long_integer
@@ -134,56 +135,52 @@ class _TagCheckingLoader(_UniqueKeyLoader):
 
 _CONSTRUCTOR_CRASHES = (AttributeError, KeyError, IndexError, TypeError, ValueError)
 
+#: Deepest YAML nesting read (mappings and lists; a tree level written as
+#: ``{children: [...]}`` is two). Past libyaml's own cap (1,000 levels) PyYAML's
+#: pure-Python parser reads 25,000-50,000 levels a second (docs/limits.md).
+YAML_MAX_DEPTH = 200_000
 
-def _load_yaml(text: str) -> Any:
+_LIBYAML = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _UniqueKeyLoader(_UniqueKeys, _LIBYAML):  # type: ignore[misc,valid-type]
+    """libyaml's loader (PyYAML's own when libyaml is missing): ordinary files."""
+
+
+class _TagCheckingLoader(_TagChecks, _LIBYAML):  # type: ignore[misc,valid-type]
+    pass
+
+
+class _DeepUniqueKeyLoader(_UniqueKeys, DeepSafeLoader):
+    """PyYAML's pure-Python loader, any depth up to :data:`YAML_MAX_DEPTH`: files libyaml cannot nest."""
+
+    max_depth = YAML_MAX_DEPTH
+
+
+class _DeepTagCheckingLoader(_TagChecks, DeepSafeLoader):
+    max_depth = YAML_MAX_DEPTH
+
+
+def _load_yaml(text: str, deep: bool) -> Any:
     """PyYAML's document for ``text``; a tagged value it cannot construct becomes a located ConstructorError."""
+    loader, checking = (_DeepUniqueKeyLoader, _DeepTagCheckingLoader) if deep else (_UniqueKeyLoader, _TagCheckingLoader)
     try:
-        return yaml.load(text, _UniqueKeyLoader)
+        return yaml.load(text, loader)
     except _CONSTRUCTOR_CRASHES as error:
         if isinstance(error, ValueError) and "digits" in str(error):
             raise
-        return yaml.load(text, _TagCheckingLoader)
-
-
-#: Deepest YAML nesting read (mappings and lists; a tree level written as
-#: ``{children: [...]}`` is two). libyaml's time grows with the square of the
-#: depth (5,000: 0.5 s; 20,000: 7 s); deeper trees belong in JSON.
-YAML_MAX_DEPTH = 5000
-
-
-def _check_yaml_depth(text: str, name: str) -> None:
-    """Refuse YAML nested deeper than :data:`YAML_MAX_DEPTH`, fast, before PyYAML reads it.
-
-    Only a file with more brackets than the limit can nest that deep in flow
-    style (block style needs an indented line per level, so it cannot be deep
-    and small); only such files pay for the event scan.
-    """
-    if text.count("[") + text.count("{") <= YAML_MAX_DEPTH:
-        return
-    depth = 0
-    try:
-        for event in yaml.parse(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-            kind = type(event)
-            if kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent:
-                depth += 1
-                if depth > YAML_MAX_DEPTH:
-                    mark = event.start_mark
-                    raise TreeFormatError(
-                        f"the YAML nests deeper than {YAML_MAX_DEPTH} levels; write deep trees in JSON",
-                        file=name, line=mark.line + 1, column=mark.column + 1)
-            elif kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
-                depth -= 1
-    except yaml.YAMLError:
-        return  # the real load says what and where
+        return yaml.load(text, checking)
 
 
 def _read_yaml(text: str, name: str) -> tuple[Any, Locator | None]:
     parsed, document = fast_yaml_document(text)  # a plain file: 10-30x faster, same document
     if parsed and document is not None:
         return document, yaml_locator(text)
-    _check_yaml_depth(text, name)
     try:
-        document = deep_call(_load_yaml, text)
+        document = deep_call(read_by_depth, text, lambda deep: _load_yaml(text, deep))
+    except DepthExceeded as error:
+        raise TreeFormatError(f"the YAML nests deeper than {YAML_MAX_DEPTH:,} levels; write deep trees in JSON",
+                              file=name, line=error.mark.line + 1, column=error.mark.column + 1) from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or "invalid YAML"

@@ -16,6 +16,8 @@ from typing import Any, Callable, TypeVar
 
 import yaml
 
+from .deepyaml import DeepSafeLoader, read_by_depth
+
 try:
     from .._jsonscan import skip as _c_skip
 except ImportError:  # built without a C compiler: the skipping below is all Python
@@ -74,9 +76,9 @@ def yaml_locator(text: str) -> Locator:
 
     def document() -> Any:
         if "doc" not in cache:
-            loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+            libyaml = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
             try:
-                cache["doc"] = deep_call(yaml.compose, text, loader)
+                cache["doc"] = deep_call(read_by_depth, text, lambda deep: yaml.compose(text, DeepSafeLoader if deep else libyaml))
             except (yaml.YAMLError, RecursionError):  # an error without a line beats a traceback
                 cache["doc"] = None
         return cache["doc"]
