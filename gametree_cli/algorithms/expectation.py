@@ -45,19 +45,23 @@ __all__ = [
 def expected_value(terms: Iterable[tuple[Number, Number]]) -> Number:
     """``sum(p * v)``: exact for ints and fractions; a float once a decimal enters.
 
-    With decimals the sum is taken over the decimals as written and rounded
-    once (``0.1*1 + 0.2*2 + 0.7*3`` is ``2.6``, not ``2.5999999999999996``),
-    so a student's hand calculation and the tool agree.
+    Exact sums are taken in integers: each product ``p * v`` as a numerator
+    over ``p``'s denominator times ``v``'s, all over their common denominator,
+    and divided once (a ``Fraction`` operation costs microseconds, an ``int``
+    one nanoseconds). With decimals the sum is taken over the decimals as
+    written and rounded once (``0.1*1 + 0.2*2 + 0.7*3`` is ``2.6``, not
+    ``2.5999999999999996``), so a student's hand calculation and the tool agree.
     """
     pairs = terms if isinstance(terms, list) else list(terms)
+    common = 1
+    products = []
     for p, v in pairs:
         if p.__class__ is float or v.__class__ is float:
             return _decimal_sum(pairs)
-    # exact: integer weights over the probabilities' common denominator, one
-    # division at the end (a Fraction operation costs microseconds, an int's nanoseconds)
-    scale = lcm(*[p.denominator for p, _ in pairs])  # type: ignore[union-attr]
-    total = sum(p.numerator * (scale // p.denominator) * v for p, v in pairs)  # type: ignore[union-attr]
-    return unscale(total, scale)
+        denominator = p.denominator * v.denominator  # type: ignore[union-attr]
+        common = lcm(common, denominator)
+        products.append((p.numerator * v.numerator, denominator))  # type: ignore[union-attr]
+    return unscale(sum([numerator * (common // denominator) for numerator, denominator in products]), common)
 
 
 def expected_vector(vectors: Sequence[tuple[Number, ...]], probabilities: Sequence[Number]) -> tuple[Number, ...]:

@@ -31,7 +31,7 @@ from ..model import CHANCE, MAX, MIN, Tree
 from ..numbers import Number, Value
 from ..record import PruningLog, SearchRecord
 from .expectation import expected_value, mix, uniform_mean
-from .walk import Frame, Rules, walk
+from .walk import CHILDREN, END, Frame, Rules, walk
 
 if TYPE_CHECKING:
     from . import Options
@@ -97,27 +97,21 @@ class ExpectiRules(Rules):
         self.averaged_min = averaged_min
 
     def open(self, node: int, depth: int, window: Any) -> Frame:
-        return [node, depth, 0, []]
+        return [node, depth, 0, 0, []]
 
     def close(self, frame: Frame) -> tuple[Value, dict[str, Any] | None]:
-        node, children = frame[0], frame[3]
+        node, children = frame[0], frame[CHILDREN]
         kind = self.kind[node]
-        if kind == CHANCE or (kind == MIN and self.averaged_min):
-            terms = list(zip(self.weights(node), children))
-            detail: dict[str, Any] = {"terms": terms}
-            if kind == MIN:
-                detail["averaged"] = True
-            return expected_value(terms), detail
-        position, value, detail = decide(kind == MAX, self.shares.get(node), children)  # type: ignore[assignment]
+        if kind == CHANCE:
+            terms = list(zip(self.prob[self.first[node] : frame[END]], children))  # type: ignore[index]
+            return expected_value(terms), {"terms": terms}
+        if kind == MIN and self.averaged_min:
+            share = _uniform(len(children))
+            terms = [(share, value) for value in children]
+            return expected_value(terms), {"terms": terms, "averaged": True}
+        position, value, detail = decide(kind == MAX, self.shares.get(node), children)
         self.best[node] = self.first[node] + position
         return value, detail
-
-    def weights(self, node: int) -> Sequence[Number]:
-        """The probabilities of an averaging node's children (uniform for expectimax's ``min``)."""
-        begin, size = self.first[node], self.count[node]
-        if self.kind[node] == CHANCE:
-            return self.prob[begin : begin + size]  # type: ignore[index, return-value]
-        return [_uniform(size)] * size
 
     def describe(self, node: int, parent: int, window: Any, inner: bool) -> dict[str, Any] | None:
         detail: dict[str, Any] = {}

@@ -32,7 +32,7 @@ from ..numbers import Number, Value, format_number, format_value, normalize
 from ..record import Cut, PruningLog, SearchRecord
 from .expectation import expected_vector
 from .minimax import level_bounds
-from .walk import Frame, Rules, walk
+from .walk import END, Frame, Rules, walk
 
 if TYPE_CHECKING:
     from . import Options
@@ -66,7 +66,7 @@ TIE_RULES = {
 }
 
 # frame slots after the walk's: the best vector so far, the Bound searched with, a chance node's children
-_BEST, _BOUND, _SEEN = 3, 4, 5
+_BEST, _BOUND, _SEEN = 4, 5, 6
 
 
 def root_player(tree: Tree) -> int:
@@ -173,7 +173,7 @@ class MaxNRules(Rules):
     def open(self, node: int, depth: int, window: Any) -> Frame:
         if self.total is not None:
             self.bounds[node] = window
-        return [node, depth, 0, None, window, []]
+        return [node, depth, 0, 0, None, window, []]
 
     def take(self, frame: Frame, child: int, value: Value) -> Cut | None:
         node = frame[0]
@@ -184,19 +184,19 @@ class MaxNRules(Rules):
         if frame[_BEST] is None or self.prefer(value, frame[_BEST], who):  # type: ignore[arg-type]
             frame[_BEST] = value
             self.best[node] = child
-        if self.total is None or child + 1 == self.first[node] + self.count[node]:
+        if self.total is None or child + 1 == frame[END]:
             return None  # nothing to prune, or nothing left to skip
         top, bound = frame[_BEST][who], frame[_BOUND]
         if top > bound if self.op == ">" else top >= bound:
             return Cut(top, self.op, "Bound", bound, frame[_BEST], f"Best[{self.players[who]}]")
         return None
 
-    def child_window(self, frame: Frame, position: int) -> Number:
+    def child_window(self, frame: Frame, child: int) -> Number:
         """Shallow pruning's Bound for the child: ``Sum - Best[p]``, or ``Sum`` for the
         first child and for a child whose player is the node's own."""
         node = frame[0]
         who = self.player[node]
-        if position == 0 or self.player[self.first[node] + position] == who:
+        if child == self.first[node] or self.player[child] == who:
             return self.total  # type: ignore[return-value]
         return self.total - frame[_BEST][who]  # type: ignore[operator]
 

@@ -54,10 +54,10 @@ if TYPE_CHECKING:
 
 __all__ = ["star1", "star1_bounds", "check_star1_bounds", "unfit_star1", "run_star1"]
 
-# frame slots after the walk's and the window: [node, depth, next, alpha, beta, mode, ...]
-_MODE = 5
-_SIDE, _V = 6, 7  # a decision node: its side (see Star1Rules.sides), the best value so far
-_SUM, _REST, _SEEN, _SCALE, _WEIGHTS, _ALPHA_S, _BETA_S, _DECIMAL = range(6, 14)  # a chance node; a model: _SEEN
+# frame slots after the walk's and the window: [node, depth, next, end, alpha, beta, mode, ...]
+_MODE = 6
+_SIDE, _V = 7, 8  # a decision node: its side (see Star1Rules.sides), the best value so far
+_SUM, _REST, _SEEN, _SCALE, _WEIGHTS, _ALPHA_S, _BETA_S, _DECIMAL = range(7, 15)  # a chance node; a model: _SEEN
 _DECIDE, _CHANCE, _MODEL = range(3)
 
 
@@ -122,12 +122,12 @@ class Star1Rules(Rules):
             # decimals among the bounds, the probabilities or (later) the values found
             # make the node's sums decimals: a cut-off returns a decimal
             decimal = self.decimal_bounds or any(p.__class__ is float for p in given)
-            return [node, depth, 0, alpha, beta, _CHANCE, 0, _suffix_sums(weights), [], scale, weights,
+            return [node, depth, 0, 0, alpha, beta, _CHANCE, 0, _suffix_sums(weights), [], scale, weights,
                     _times(as_written(alpha), scale), _times(as_written(beta), scale), decimal]
         if node in self.shares:
-            return [node, depth, 0, alpha, beta, _MODEL, None, None, []]
+            return [node, depth, 0, 0, alpha, beta, _MODEL, None, None, []]
         side = self.sides[kind]
-        return [node, depth, 0, alpha, beta, _DECIDE, side, side[5]]
+        return [node, depth, 0, 0, alpha, beta, _DECIDE, side, side[5]]
 
     def take(self, frame: Frame, child: int, value: Value) -> Cut | None:
         mode = frame[_MODE]
@@ -168,10 +168,11 @@ class Star1Rules(Rules):
             return Cut(lower, ">" if strict else ">=", "beta", frame[BETA], lower, "lower")
         return None
 
-    def child_window(self, frame: Frame, position: int) -> tuple[Number, Number]:
+    def child_window(self, frame: Frame, child: int) -> tuple[Number, Number]:
         mode = frame[_MODE]
         if mode == _DECIDE:
             return frame[ALPHA], frame[BETA]
+        position = child - self.first[frame[0]]
         if mode == _MODEL or frame[_WEIGHTS][position] == 0:
             return self.low, self.high
         return self._chance_window(frame, position)

@@ -20,22 +20,25 @@ until a bound says the rest cannot matter).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from ..events import CALL, CUT, LEAF, RETURN, Event, Observer
 from ..model import Tree
 from ..numbers import Value
+from ..numeric import LazyValues
 from ..record import Cut, PruningLog, Stats
 
-__all__ = ["Rules", "walk", "NODE", "DEPTH", "NEXT", "ALPHA", "BETA", "CHILDREN"]
+__all__ = ["Rules", "walk", "Frame", "NODE", "DEPTH", "NEXT", "END", "ALPHA", "BETA", "CHILDREN"]
 
-#: frame slots the walk reads: the node, its depth, the position of the next child to enter
-NODE, DEPTH, NEXT = 0, 1, 2
+#: frame slots the walk keeps: the node, its depth, the next child to enter and the
+#: end of its children (node numbers: the children are ``first[node] .. end - 1``)
+NODE, DEPTH, NEXT, END = 0, 1, 2, 3
 #: windowed rules keep the node's bounds here (events and the record read them)
-ALPHA, BETA = 3, 4
+ALPHA, BETA = 4, 5
 #: collecting rules keep the children's values here, in order
-CHILDREN = 3
+CHILDREN = 4
 
+#: ``[node, depth, next child, end, ...]``, then whatever the rules keep for the node
 Frame = list[Any]
 
 
@@ -46,7 +49,7 @@ class Rules:
         collects: the walk appends each child's value to ``frame[CHILDREN]``
             and never calls :meth:`take` (exhaustive searches: nothing to cut).
         passes_windows: each child is searched with :meth:`child_window`'s
-            window (else with None: nothing to pass down).
+            window (else with the root's: nothing to pass down).
         windowed: windows are ``(alpha, beta)`` pairs; events and the record
             carry them (a leaf: the window it got; an inner node: its frame's
             ``ALPHA``/``BETA`` slots when it returns).
@@ -59,7 +62,8 @@ class Rules:
     root_window: Any = None
 
     def open(self, node: int, depth: int, window: Any) -> Frame:
-        """The frame of an inner node about to search its children: ``[node, depth, 0, ...]``."""
+        """The frame of an inner node about to search its children:
+        ``[node, depth, 0, 0, ...]`` (the walk fills ``NEXT`` and ``END``)."""
         raise NotImplementedError
 
     def take(self, frame: Frame, child: int, value: Value) -> Cut | None:
@@ -67,8 +71,8 @@ class Rules:
         which then returns ``cut.returns``."""
         raise NotImplementedError
 
-    def child_window(self, frame: Frame, position: int) -> Any:
-        """The window the child at ``position`` is searched with (``passes_windows`` rules)."""
+    def child_window(self, frame: Frame, child: int) -> Any:
+        """The window ``child`` is searched with (``passes_windows`` rules)."""
         raise NotImplementedError
 
     def close(self, frame: Frame) -> tuple[Value, dict[str, Any] | None]:
@@ -88,108 +92,114 @@ def walk(tree: Tree, rules: Rules, log: PruningLog, depth_limit: int | None, obs
     evaluated by ``eval``, ``log.cuts``/``log.pruned`` the cut-offs, and for
     windowed rules ``log.alpha``/``log.beta`` each node's window as it returned.
     """
-    first, count, leaf_value, evals = tree.first, tree.count, tree.value, tree.evals
+    first, count, evals = tree.first, tree.count, tree.evals
+    read_leaf = _leaf_reader(tree.value)
     values, low, high, cuts, pruned, horizon = log.values, log.alpha, log.beta, log.cuts, log.pruned, log.horizon
     enter = log.order.append
-    windowed = rules.windowed
-    open_frame, close, take = rules.open, rules.close, None if rules.collects else rules.take
+    windowed, open_frame, close = rules.windowed, rules.open, rules.close
+    take = None if rules.collects else rules.take
     child_window = rules.child_window if rules.passes_windows else None
     emit = observer
     limit = -1 if depth_limit is None else depth_limit
-    visited = leaves = cutoffs = 0
+    opened = cutoffs = 0
     stack: list[Frame] = []
-    node, depth, window = 0, 0, rules.root_window
-    value: Value | None
+    # the search's own frame: its one child is the root, and the walk ends when that returns
+    frame = top = [-1, -1, 0, 1, []]
+    window, value = rules.root_window, None
     while True:
-        visited += 1
-        enter(node)
-        if count[node] and depth != limit:
-            frame = open_frame(node, depth, window)
-            if emit is not None:
-                parent = stack[-1][0] if stack else -1
-                alpha, beta = window if windowed else (None, None)
-                emit(Event(CALL, node, depth, alpha, beta, detail=rules.describe(node, parent, window, True)))
-            stack.append(frame)
-            value = None
-        else:
-            at_horizon = count[node] > 0
-            if at_horizon:
-                value = evals[node]
-                horizon.add(node)
-            else:
-                value = leaf_value[node]
-            leaves += 1
-            values[node] = value
-            if windowed:
-                low[node], high[node] = window
-            if emit is not None:
-                emit(_leaf_event(rules, stack, node, depth, window, value, at_horizon))
-        # hand ``value`` up until some node has a child left to enter
-        while stack:
-            frame = stack[-1]
-            parent = frame[0]
-            if value is not None:
-                if take is None:
-                    frame[3].append(value)
-                else:
-                    cut = take(frame, first[parent] + frame[2] - 1, value)
-                    if cut is not None:  # the node is done: it returns the cut's value
-                        cutoffs += 1
-                        cuts[parent] = cut
-                        skipped = list(range(first[parent] + frame[2], first[parent] + count[parent]))
-                        pruned.extend(skipped)
-                        value = cut.returns
-                        stack.pop()
-                        values[parent] = value
-                        if windowed:
-                            low[parent], high[parent] = frame[3], frame[4]
-                        if emit is not None:
-                            emit(_cut_event(frame, cut, skipped, windowed))
-                            emit(_return_event(frame, value, None, windowed))
-                        continue
-            position = frame[2]
-            if position < count[parent]:
-                frame[2] = position + 1
-                node = first[parent] + position
-                depth = frame[1] + 1
-                if child_window is not None:
-                    window = child_window(frame, position)
+        if value is not None:  # the value of child frame[NEXT] - 1
+            if take is None:
+                frame[4].append(value)
+            elif frame is not top:
+                cut = take(frame, frame[2] - 1, value)
+                if cut is not None:  # the node is done: it returns the cut's value
+                    cutoffs += 1
+                    node, value = frame[0], cut.returns
+                    cuts[node] = cut
+                    skipped = list(range(frame[2], frame[3]))
+                    pruned.extend(skipped)
+                    values[node] = value
+                    if windowed:
+                        low[node], high[node] = frame[4], frame[5]
+                    if emit is not None:
+                        _report_return(emit, frame, value, None, windowed, cut, skipped)
+                    frame = stack.pop()
+                    continue
+        child = frame[2]
+        if child == frame[3]:  # every child is in
+            if frame is top:
                 break
-            stack.pop()
             value, detail = close(frame)
-            values[parent] = value
+            values[frame[0]] = value
             if windowed:
-                low[parent], high[parent] = frame[3], frame[4]
+                low[frame[0]], high[frame[0]] = frame[4], frame[5]
             if emit is not None:
-                emit(_return_event(frame, value, detail, windowed))
+                _report_return(emit, frame, value, detail, windowed)
+            frame = stack.pop()
+            continue
+        frame[2] = child + 1
+        if child_window is not None and frame is not top:
+            window = child_window(frame, child)
+        enter(child)
+        n = count[child]
+        if n:
+            depth = frame[1] + 1
+            if depth != limit:
+                if emit is not None:
+                    alpha, beta = window if windowed else (None, None)
+                    emit(Event(CALL, child, depth, alpha, beta, detail=rules.describe(child, frame[0], window, True)))
+                stack.append(frame)
+                frame = open_frame(child, depth, window)
+                frame[2] = start = first[child]
+                frame[3] = start + n
+                opened += 1
+                value = None
+                continue
+            value = evals[child]
+            horizon.add(child)
         else:
-            return Stats(visited, leaves, cutoffs)
+            value = read_leaf(child)
+        values[child] = value
+        if windowed:
+            low[child], high[child] = window
+        if emit is not None:
+            emit(_leaf_event(rules, frame[0], child, frame[1] + 1, window, value, n > 0))
+    visited = len(log.order)
+    return Stats(visited, visited - opened, cutoffs)
 
 
-def _leaf_event(rules: Rules, stack: list[Frame], node: int, depth: int, window: Any, value: Value,
+def _report_return(emit: Observer, frame: Frame, value: Value, detail: dict[str, Any] | None, windowed: bool,
+                   cut: Cut | None = None, skipped: list[int] | None = None) -> None:
+    """Report what the frame's node returns (its cut-off first, if any)."""
+    node = frame[0]
+    alpha, beta = (frame[4], frame[5]) if windowed else (None, None)
+    if cut is not None:
+        # the bound travels in the event's alpha/beta when the search has a window,
+        # else (shallow pruning's Bound) in the detail
+        cut_detail: dict[str, Any] = {"op": cut.op, "bound": cut.bound_name}
+        if not windowed:
+            cut_detail["bound_value"] = cut.bound
+        cut_detail.update(returns=cut.returns, value_name=cut.value_name, skipped=skipped)
+        emit(Event(CUT, node, frame[1], alpha, beta, cut.value, cut_detail))
+    emit(Event(RETURN, node, frame[1], alpha, beta, value, detail))
+
+
+def _leaf_event(rules: Rules, parent: int, node: int, depth: int, window: Any, value: Value,
                 at_horizon: bool) -> Event:
     """The LEAF event of a leaf, or of a node evaluated by ``eval`` at the depth limit."""
     detail: dict[str, Any] = {"horizon": at_horizon}
-    extra = rules.describe(node, stack[-1][0] if stack else -1, window, False)
+    extra = rules.describe(node, parent, window, False)
     if extra:
         detail.update(extra)
     alpha, beta = window if rules.windowed else (None, None)
     return Event(LEAF, node, depth, alpha, beta, value, detail)
 
 
-def _return_event(frame: Frame, value: Value, detail: dict[str, Any] | None, windowed: bool) -> Event:
-    if windowed:
-        return Event(RETURN, frame[0], frame[1], frame[3], frame[4], value, detail)
-    return Event(RETURN, frame[0], frame[1], value=value, detail=detail)
-
-
-def _cut_event(frame: Frame, cut: Cut, skipped: list[int], windowed: bool) -> Event:
-    """A CUT event: the bound travels in the event's alpha/beta when the search has
-    a window, else (shallow pruning's Bound) in the detail."""
-    detail: dict[str, Any] = {"op": cut.op, "bound": cut.bound_name}
-    if not windowed:
-        detail["bound_value"] = cut.bound
-    detail.update(returns=cut.returns, value_name=cut.value_name, skipped=skipped)
-    if windowed:
-        return Event(CUT, frame[0], frame[1], frame[3], frame[4], cut.value, detail)
-    return Event(CUT, frame[0], frame[1], value=cut.value, detail=detail)
+def _leaf_reader(values: Sequence[Value | None]) -> Callable[[int], Value | None]:
+    """Node number -> its leaf value. A tree loaded from a large file keeps its leaf
+    values in NumPy (:class:`~gametree_cli.numeric.LazyValues`), each read costing
+    ~0.3 µs; integers and decimals are converted in bulk once instead (~50 ns a
+    node), exact fractions one at a time as the search reads them."""
+    if isinstance(values, LazyValues) and (values.denominator == 1 or values.data.dtype.kind == "f"):
+        return values.tolist().__getitem__
+    return values.__getitem__
