@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+from ..bulk import paused_gc
 from ..events import CALL, CUT, LEAF, RETURN, Event, Observer
 from ..model import Tree
 from ..numbers import Value
@@ -91,7 +92,17 @@ def walk(tree: Tree, rules: Rules, log: PruningLog, depth_limit: int | None, obs
     below a cut-off), ``log.order`` the visit order, ``log.horizon`` the nodes
     evaluated by ``eval``, ``log.cuts``/``log.pruned`` the cut-offs, and for
     windowed rules ``log.alpha``/``log.beta`` each node's window as it returned.
+
+    The cyclic garbage collector is paused meanwhile: the search makes frames,
+    lists and tuples by the million but no reference cycles, and the
+    collector's rescans of what survives cost a sixth of an exact
+    expectiminimax of 1.4 million nodes (0.3 of 1.8 s CPU).
     """
+    with paused_gc():
+        return _walk(tree, rules, log, depth_limit, observer)
+
+
+def _walk(tree: Tree, rules: Rules, log: PruningLog, depth_limit: int | None, observer: Observer | None) -> Stats:
     first, count, evals = tree.first, tree.count, tree.evals
     read_leaf = _leaf_reader(tree.value)
     values, low, high, cuts, pruned, horizon = log.values, log.alpha, log.beta, log.cuts, log.pruned, log.horizon
