@@ -117,35 +117,31 @@ def _walk(tree: Tree, rules: Rules, log: PruningLog, depth_limit: int | None, ob
     # the search's own frame: its one child is the root, and the walk ends when that returns
     frame = top = [-1, -1, 0, 1, []]
     window, value = rules.root_window, None
+    cut: Cut | None = None
+    skipped: list[int] = []
     while True:
         if value is not None:  # the value of child frame[NEXT] - 1
             if take is None:
                 frame[4].append(value)
             elif frame is not top:
                 cut = take(frame, frame[2] - 1, value)
-                if cut is not None:  # the node is done: it returns the cut's value
+                if cut is not None:  # the node is done: the rest is skipped, it returns the cut's value
                     cutoffs += 1
-                    node, value = frame[0], cut.returns
-                    cuts[node] = cut
+                    cuts[frame[0]] = cut
                     skipped = list(range(frame[2], frame[3]))
                     pruned.extend(skipped)
-                    values[node] = value
-                    if windowed:
-                        low[node], high[node] = frame[4], frame[5]
-                    if emit is not None:
-                        _report_return(emit, frame, value, None, windowed, cut, skipped)
-                    frame = stack.pop()
-                    continue
+                    frame[2] = frame[3]
         child = frame[2]
-        if child == frame[3]:  # every child is in
+        if child == frame[3]:  # every child is in, or a cut-off skipped the rest
             if frame is top:
                 break
-            value, detail = close(frame)
+            value, detail = close(frame) if cut is None else (cut.returns, None)
             values[frame[0]] = value
             if windowed:
                 low[frame[0]], high[frame[0]] = frame[4], frame[5]
             if emit is not None:
-                _report_return(emit, frame, value, detail, windowed)
+                _report_return(emit, frame, value, detail, windowed, cut, skipped)
+            cut = None
             frame = stack.pop()
             continue
         frame[2] = child + 1
@@ -180,7 +176,7 @@ def _walk(tree: Tree, rules: Rules, log: PruningLog, depth_limit: int | None, ob
 
 
 def _report_return(emit: Observer, frame: Frame, value: Value, detail: dict[str, Any] | None, windowed: bool,
-                   cut: Cut | None = None, skipped: list[int] | None = None) -> None:
+                   cut: Cut | None, skipped: list[int]) -> None:
     """Report what the frame's node returns (its cut-off first, if any)."""
     node = frame[0]
     alpha, beta = (frame[4], frame[5]) if windowed else (None, None)
