@@ -65,8 +65,9 @@ TIE_RULES = {
     "altruistic": "take the child better for the root player (then the leftmost)",
 }
 
-# frame slots after the walk's: the best vector so far, the Bound searched with, a chance node's children
-_BEST, _BOUND, _SEEN = 4, 5, 6
+# frame slots after the walk's: the best vector so far, the Bound searched with, a chance node's
+# children, the player to move (-1 at a chance node)
+_BEST, _BOUND, _SEEN, _WHO = 4, 5, 6, 7
 
 
 def root_player(tree: Tree) -> int:
@@ -173,39 +174,36 @@ class MaxNRules(Rules):
     def open(self, node: int, depth: int, window: Any) -> Frame:
         if self.total is not None:
             self.bounds[node] = window
-        return [node, depth, 0, 0, None, window, []]
+        return [node, depth, 0, 0, None, window, [], -1 if self.kind[node] == CHANCE else self.player[node]]
 
     def take(self, frame: Frame, child: int, value: Value) -> Cut | None:
-        node = frame[0]
-        if self.kind[node] == CHANCE:
+        who = frame[_WHO]
+        if who < 0:  # a chance node: averaged when every child is in
             frame[_SEEN].append(value)
             return None
-        who = self.player[node]
-        if frame[_BEST] is None or self.prefer(value, frame[_BEST], who):  # type: ignore[arg-type]
-            frame[_BEST] = value
-            self.best[node] = child
+        best = frame[_BEST]
+        if best is None or self.prefer(value, best, who):  # type: ignore[arg-type]
+            frame[_BEST] = best = value
+            self.best[frame[0]] = child
         if self.total is None or child + 1 == frame[END]:
             return None  # nothing to prune, or nothing left to skip
-        top, bound = frame[_BEST][who], frame[_BOUND]
+        top, bound = best[who], frame[_BOUND]
         if top > bound if self.op == ">" else top >= bound:
-            return Cut(top, self.op, "Bound", bound, frame[_BEST], f"Best[{self.players[who]}]")
+            return Cut(top, self.op, "Bound", bound, best, f"Best[{self.players[who]}]")
         return None
 
     def child_window(self, frame: Frame, child: int) -> Number:
         """Shallow pruning's Bound for the child: ``Sum - Best[p]``, or ``Sum`` for the
         first child and for a child whose player is the node's own."""
-        node = frame[0]
-        who = self.player[node]
-        if child == self.first[node] or self.player[child] == who:
+        who = frame[_WHO]
+        if child == self.first[frame[0]] or self.player[child] == who:
             return self.total  # type: ignore[return-value]
         return self.total - frame[_BEST][who]  # type: ignore[operator]
 
     def close(self, frame: Frame) -> tuple[Value, dict[str, Any] | None]:
-        node = frame[0]
-        if self.kind[node] != CHANCE:
+        if frame[_WHO] >= 0:
             return frame[_BEST], None
-        begin = self.first[node]
-        chances = self.prob[begin : begin + self.count[node]]  # type: ignore[index]
+        chances = self.prob[self.first[frame[0]] : frame[END]]  # type: ignore[index]
         return expected_vector(frame[_SEEN], chances), {"terms": list(zip(chances, frame[_SEEN]))}  # type: ignore[arg-type]
 
     def describe(self, node: int, parent: int, window: Any, inner: bool) -> dict[str, Any] | None:
