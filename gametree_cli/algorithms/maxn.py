@@ -32,7 +32,7 @@ from ..numbers import Number, Value, format_number, format_value, normalize
 from ..record import Cut, PruningLog, SearchRecord
 from .expectation import expected_vector
 from .minimax import level_bounds
-from .walk import END, Frame, Rules, walk
+from .walk import CHILDREN, END, Frame, Rules, walk
 
 if TYPE_CHECKING:
     from . import Options
@@ -65,9 +65,9 @@ TIE_RULES = {
     "altruistic": "take the child better for the root player (then the leftmost)",
 }
 
-# frame slots after the walk's: the best vector so far, the Bound searched with, a chance node's
-# children, the player to move (-1 at a chance node)
-_BEST, _BOUND, _SEEN, _WHO = 4, 5, 6, 7
+# frame slots after the walk's: the children's values (collected by max-n, and at chance nodes),
+# the best vector so far, the Bound searched with, the player to move (-1 at a chance node)
+_BEST, _BOUND, _WHO = 5, 6, 7
 
 
 def root_player(tree: Tree) -> int:
@@ -151,8 +151,11 @@ def _search(tree: Tree, name: str, total: Number | None, depth_limit: int | None
 
 
 class MaxNRules(Rules):
-    """Max-n at one node: keep the child its player prefers; with a constant sum
+    """Max-n at one node: the child its player prefers; with a constant sum
     ``total``, shallow pruning: cut once that player's best reaches the Bound.
+
+    Max-n collects the children's values and chooses when all are in;
+    shallow pruning folds each value in as it comes, to cut as soon as it can.
 
     Event details: a child of a chance node carries its ``p``, a chance
     node's return its ``terms``; under shallow pruning a call carries the
@@ -161,11 +164,12 @@ class MaxNRules(Rules):
 
     def __init__(self, tree: Tree, best: dict[int, int], prefer: Preference, total: Number | None,
                  strict: bool) -> None:
-        self.kind, self.first, self.count, self.prob = tree.kind, tree.first, tree.count, tree.prob
+        self.kind, self.first, self.prob = tree.kind, tree.first, tree.prob
         self.player, self.players = tree.player, tree.players
         self.best = best
         self.prefer = prefer
         self.total = total
+        self.collects = total is None
         self.passes_windows = total is not None
         self.root_window = total
         self.op = ">" if strict else ">="
@@ -174,19 +178,20 @@ class MaxNRules(Rules):
     def open(self, node: int, depth: int, window: Any) -> Frame:
         if self.total is not None:
             self.bounds[node] = window
-        return [node, depth, 0, 0, None, window, [], -1 if self.kind[node] == CHANCE else self.player[node]]
+        return [node, depth, 0, 0, [], None, window, -1 if self.kind[node] == CHANCE else self.player[node]]
 
     def take(self, frame: Frame, child: int, value: Value) -> Cut | None:
+        """Shallow pruning: keep the value if the player prefers it; cut on ``Best[p] >= Bound``."""
         who = frame[_WHO]
         if who < 0:  # a chance node: averaged when every child is in
-            frame[_SEEN].append(value)
+            frame[CHILDREN].append(value)
             return None
         best = frame[_BEST]
         if best is None or self.prefer(value, best, who):  # type: ignore[arg-type]
             frame[_BEST] = best = value
             self.best[frame[0]] = child
-        if self.total is None or child + 1 == frame[END]:
-            return None  # nothing to prune, or nothing left to skip
+        if child + 1 == frame[END]:
+            return None  # nothing left to skip
         top, bound = best[who], frame[_BOUND]
         if top > bound if self.op == ">" else top >= bound:
             return Cut(top, self.op, "Bound", bound, best, f"Best[{self.players[who]}]")
@@ -201,10 +206,18 @@ class MaxNRules(Rules):
         return self.total - frame[_BEST][who]  # type: ignore[operator]
 
     def close(self, frame: Frame) -> tuple[Value, dict[str, Any] | None]:
-        if frame[_WHO] >= 0:
+        who, children = frame[_WHO], frame[CHILDREN]
+        if who < 0:
+            chances = self.prob[self.first[frame[0]] : frame[END]]  # type: ignore[index]
+            return expected_vector(children, chances), {"terms": list(zip(chances, children))}  # type: ignore[arg-type]
+        if not self.collects:  # shallow pruning kept the best as the values came
             return frame[_BEST], None
-        chances = self.prob[self.first[frame[0]] : frame[END]]  # type: ignore[index]
-        return expected_vector(frame[_SEEN], chances), {"terms": list(zip(chances, frame[_SEEN]))}  # type: ignore[arg-type]
+        prefer, chosen = self.prefer, 0  # max-n: the child the player prefers, by the tie rule
+        for position in range(1, len(children)):
+            if prefer(children[position], children[chosen], who):
+                chosen = position
+        self.best[frame[0]] = self.first[frame[0]] + chosen
+        return children[chosen], None
 
     def describe(self, node: int, parent: int, window: Any, inner: bool) -> dict[str, Any] | None:
         detail: dict[str, Any] = {}
