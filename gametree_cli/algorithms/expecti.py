@@ -10,7 +10,7 @@ who moves at random, uniformly, a share ``r`` of the time and optimally the
 rest: its value is ``(1 - r) * optimal + r * mean(children)``; the child it
 "chooses" (best child, principal variation) is the optimal one.
 
-One search: the depth-first :func:`~gametree_cli.algorithms.walk.walk`
+One search: the depth-first :func:`~gametree_cli.algorithms.value_search.walk`
 under :class:`ExpectiRules`, watched or not. The only other path is the
 NumPy level sweep (:mod:`~gametree_cli.algorithms.sweep`), which gives the
 same record for large trees whose values it can hold exactly and nobody
@@ -31,7 +31,7 @@ from ..model import CHANCE, MAX, MIN, Tree
 from ..numbers import Number, Value
 from ..record import PruningLog, SearchRecord
 from .expectation import expected_value, mix, uniform_mean
-from .walk import CHILDREN, END, Frame, Rules, walk
+from .value_search import CHILDREN, END, Frame, Rules, walk
 
 if TYPE_CHECKING:
     from . import Options

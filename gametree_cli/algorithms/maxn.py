@@ -15,7 +15,7 @@ decision node's player maximises their own component.
   It needs non-negative utilities with a constant sum and no chance nodes
   (:func:`check_constant_sum`).
 
-Both are one search, the depth-first :func:`~gametree_cli.algorithms.walk.walk`
+Both are one search, the depth-first :func:`~gametree_cli.algorithms.value_search.walk`
 under :class:`MaxNRules` (shallow pruning is max-n with a Bound to cut on),
 watched or not.
 """
@@ -32,7 +32,7 @@ from ..numbers import Number, Value, format_number, format_value, normalize
 from ..record import Cut, PruningLog, SearchRecord
 from .expectation import expected_vector
 from .minimax import level_bounds
-from .walk import CHILDREN, END, Frame, Rules, walk
+from .value_search import CHILDREN, END, Frame, Rules, walk
 
 if TYPE_CHECKING:
     from . import Options

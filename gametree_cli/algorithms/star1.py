@@ -47,7 +47,7 @@ from ..record import Cut, PruningLog, SearchRecord
 from .expectation import as_written, chance_weights, divide, expected_value, unscale
 from .expecti import decide, opponent_models, unfit_chance
 from .minimax import level_bounds
-from .walk import ALPHA, BETA, Frame, Rules, walk
+from .value_search import ALPHA, BETA, Frame, Rules, walk
 
 if TYPE_CHECKING:
     from . import Options

@@ -1,4 +1,4 @@
-"""The one depth-first search that expectiminimax, Star1, max-n and shallow pruning run.
+"""The depth-first search over computed values: expectiminimax, Star1, max-n, shallow pruning.
 
 Why one walk: entering a node, evaluating a leaf (or an ``eval`` at the
 depth limit), handing a value to the parent, skipping the rest after a
@@ -7,6 +7,12 @@ search; only what a node does with its children's values differs. Each
 algorithm states that once, as :class:`Rules`, and this walk does the rest,
 with or without an observer: the events (CALL, LEAF, CUT, RETURN) are
 reports of the same steps, never a second implementation.
+
+Why not alpha-beta's search (:mod:`~gametree_cli.algorithms.search`): that
+loop never computes a value, it compares them (a node's value *is* a leaf's,
+so it carries the leaf's number); here inner nodes make new values (an
+expectation, an opponent model's mix, an expected payoff vector) in exact
+Python arithmetic, and Star1's chance-node windows are computed from them.
 
 Preconditions: the tree's breadth-first arrays (:class:`~gametree_cli.model.Tree`:
 a node's children are ``first[node] .. first[node] + count[node] - 1``).
@@ -175,6 +181,16 @@ def _walk(tree: Tree, rules: Rules, log: PruningLog, depth_limit: int | None, ob
     return Stats(visited, visited - opened, cutoffs)
 
 
+def _leaf_reader(values: Sequence[Value | None]) -> Callable[[int], Value | None]:
+    """Node number -> its leaf value. A tree loaded from a large file keeps its leaf
+    values in NumPy (:class:`~gametree_cli.numeric.LazyValues`), each read costing
+    ~0.3 µs; integers and decimals are converted in bulk once instead (~50 ns a
+    node), exact fractions one at a time as the search reads them."""
+    if isinstance(values, LazyValues) and (values.denominator == 1 or values.data.dtype.kind == "f"):
+        return values.tolist().__getitem__
+    return values.__getitem__
+
+
 def _report_return(emit: Observer, frame: Frame, value: Value, detail: dict[str, Any] | None, windowed: bool,
                    cut: Cut | None, skipped: list[int]) -> None:
     """Report what the frame's node returns (its cut-off first, if any)."""
@@ -200,13 +216,3 @@ def _leaf_event(rules: Rules, parent: int, node: int, depth: int, window: Any, v
         detail.update(extra)
     alpha, beta = window if rules.windowed else (None, None)
     return Event(LEAF, node, depth, alpha, beta, value, detail)
-
-
-def _leaf_reader(values: Sequence[Value | None]) -> Callable[[int], Value | None]:
-    """Node number -> its leaf value. A tree loaded from a large file keeps its leaf
-    values in NumPy (:class:`~gametree_cli.numeric.LazyValues`), each read costing
-    ~0.3 µs; integers and decimals are converted in bulk once instead (~50 ns a
-    node), exact fractions one at a time as the search reads them."""
-    if isinstance(values, LazyValues) and (values.denominator == 1 or values.data.dtype.kind == "f"):
-        return values.tolist().__getitem__
-    return values.__getitem__
