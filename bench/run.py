@@ -219,7 +219,7 @@ def report(results: dict[str, dict[str, Run]], trees: list[Tree], yaml_trees: li
                     f"{ours * 1e3:.1f} ms ({ours / tree.nodes * 1e9:.0f} ns/node) | {ratio(base, ours)} |")
     add("")
     add("gametree's expectations are exact fractions (the baseline divides in floating point). "
-        "`expectiminimax` is what `solve` runs (`algorithms/chance.py`, which hands the search to the NumPy "
+        "`expectiminimax` is what `solve` runs (`algorithms/expecti.py`, which hands the search to the NumPy "
         "level-by-level `sweep` kernel when nobody observes it); the kernel alone is shown for comparison.")
     add("")
     add("## 2. Alpha-beta per visited node (in-process, full record: values, pruned ids, alpha/beta, cut-offs)")

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from gametree_cli import AlgorithmError, IllegalTreeError, load_tree, parse_tree, solve
 from gametree_cli.algorithms import default_algorithm
+from gametree_cli.algorithms.expectation import expected_value
 from gametree_cli.cli import app
 from gametree_cli.events import Recorder
 from gametree_cli.formats.document import build_tree
@@ -276,6 +277,26 @@ def test_decimal_probabilities_stay_decimals(weights, values) -> None:
     record = solve(tree_of(document), "expectiminimax")
     assert isinstance(record.value, float)
     assert record.value == oracles.expectiminimax(document).value  # the decimal sum, rounded once
+
+
+exact_numbers = st.one_of(
+    st.integers(-10**6, 10**6),
+    st.sampled_from([2**63 + 1, -(2**70), 10**30]),  # beyond 64 bits: Python integers all the same
+    st.fractions(max_denominator=50).map(lambda number: number.numerator if number.denominator == 1 else number),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.fractions(0, 1, max_denominator=12), exact_numbers), min_size=1, max_size=6))
+def test_expected_value_is_the_exact_sum_of_products(terms) -> None:
+    # summed in integers over the common denominator (no Fraction arithmetic): the same number
+    # Fraction arithmetic gives, an int when whole, never a float
+    probabilities = [p.numerator if p.denominator == 1 else p for p, _ in terms]
+    pairs = list(zip(probabilities, (value for _, value in terms)))
+    expected = sum((Fraction(p) * value for p, value in pairs), Fraction(0))
+    found = expected_value(pairs)
+    assert found == expected
+    assert type(found) is (int if expected.denominator == 1 else Fraction)
 
 
 # -- hand-checked answers ------------------------------------------------------------------

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from gametree_cli import AlgorithmError, IllegalTreeError, load_tree, parse_tree, solve
-from gametree_cli.algorithms.nplayer import paranoid
+from gametree_cli.algorithms.paranoid import paranoid
 from gametree_cli.cli import app
 from gametree_cli.events import CALL, CUT, LEAF, RETURN, Recorder
 from gametree_cli.formats.document import build_tree

@@ -225,50 +225,52 @@ register(Algorithm(
 
 # -- chance family (two players with chance nodes) -------------------------------
 
-from . import chance as _chance  # noqa: E402
+from . import expecti as _expecti  # noqa: E402
+from . import star1 as _star1  # noqa: E402
 
 register(Algorithm(
     "expectiminimax",
     "expected value at chance nodes, max/min elsewhere (opponent models: random: r)",
-    _chance.unfit_chance,
-    _chance.run_expectiminimax,
+    _expecti.unfit_chance,
+    _expecti.run_expectiminimax,
 ))
 register(Algorithm(
     "expectimax",
     "as expectiminimax, but min nodes averaged as a uniformly random opponent",
-    _chance.unfit_chance,
-    _chance.run_expectimax,
+    _expecti.unfit_chance,
+    _expecti.run_expectimax,
 ))
 register(Algorithm(
     "star1",
     "expectiminimax value with Ballard's Star1 pruning at chance nodes (needs bounds)",
-    _chance.unfit_star1,
-    _chance.run_star1,
+    _star1.unfit_star1,
+    _star1.run_star1,
     prunes=True,
 ))
 
 
 # -- n-player family (max-n, shallow pruning, paranoid) ----------------------------
 
-from . import nplayer as _nplayer  # noqa: E402
+from . import maxn as _maxn  # noqa: E402
+from . import paranoid as _paranoid  # noqa: E402
 
 register(Algorithm(
     "maxn",
     "max-n value vectors (3+ players; chance nodes averaged; --ties left|right|paranoid|altruistic)",
-    _nplayer.unfit_maxn,
-    _nplayer.run_maxn,
+    _maxn.unfit_maxn,
+    _maxn.run_maxn,
 ))
 register(Algorithm(
     "shallow",
     "max-n with Korf's shallow pruning (non-negative vectors with a constant sum: sum: or --sum)",
-    _nplayer.unfit_shallow,
-    _nplayer.run_shallow,
+    _maxn.unfit_shallow,
+    _maxn.run_shallow,
     prunes=True,
 ))
 register(Algorithm(
     "paranoid",
     "the root player against all others: alpha-beta on the root player's component",
-    _nplayer.unfit_paranoid,
-    _nplayer.run_paranoid,
+    _paranoid.unfit_paranoid,
+    _paranoid.run_paranoid,
     prunes=True,
 ))
