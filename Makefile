@@ -107,7 +107,7 @@ test-newest:
 	$(PYTHON) -m venv .venv-newest
 	.venv-newest/bin/pip install --quiet --upgrade pip
 	.venv-newest/bin/pip install --quiet --upgrade -e '.[test]'
-	.venv-newest/bin/python -m pytest
+	.venv-newest/bin/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal
 
 clean:
 	rm -rf $(VENV) .venv-newest build *.egg-info
