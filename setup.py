@@ -3,30 +3,38 @@
 Every extension is optional: without a working C compiler (or without
 Cython) the install still succeeds and the same answers come from Python,
 slower. ``gametree_cli/algorithms/search.py``, the one alpha-beta/minimax
-loop, is plain Python written in Cython's pure-Python mode: Cython compiles
-that very file when it is there (``search.COMPILED`` tells which ran); JSON
-files are read by json.loads when their C helper is missing.
+loop, and the JSON tree scanner (``gametree_cli/formats/scan_*.py``) are
+plain Python written in Cython's pure-Python mode: Cython compiles those very
+files when it is there (``search.COMPILED`` and ``scan_kernel.COMPILED`` tell
+which ran); uncompiled, JSON files are read by json.loads.
 """
 
 from setuptools import Extension, setup
 
 
-def compiled_search() -> list[Extension]:
-    """The search loop, compiled by Cython from its Python source; none without Cython."""
+#: modules written in Cython's pure-Python mode: compiled when Cython and a C compiler are there
+COMPILED_MODULES = [
+    "gametree_cli/algorithms/search.py",  # the one alpha-beta/minimax loop
+    "gametree_cli/formats/scan_lexer.py",  # the JSON tree scanner (formats/jsonscan.py)
+    "gametree_cli/formats/scan_kernel.py",
+    "gametree_cli/formats/scan_order.py",
+    "gametree_cli/formats/scan_skip.py",  # JSON values skipped (formats/partial.py, locate.py)
+]
+
+
+def compiled_modules() -> list[Extension]:
+    """The modules above, compiled by Cython from their Python source; none without Cython."""
     try:
         from Cython.Build import cythonize
     except ImportError:  # pragma: no cover - the lock and [build-system] bring Cython
         return []
-    extensions = cythonize([Extension("gametree_cli.algorithms.search", ["gametree_cli/algorithms/search.py"])],
-                           language_level=3, quiet=True)
+    modules = [Extension(path[:-3].replace("/", "."), [path]) for path in COMPILED_MODULES]
+    extensions = cythonize(modules, language_level=3, quiet=True)
     for extension in extensions:
         extension.optional = True  # (cythonize makes new Extensions and drops the flag)
     return extensions
 
 
 setup(
-    ext_modules=[
-        Extension("gametree_cli._jsonscan", ["gametree_cli/_jsonscan.c"], optional=True),
-        *compiled_search(),
-    ],
+    ext_modules=compiled_modules(),
 )

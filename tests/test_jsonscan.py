@@ -1,4 +1,4 @@
-"""The optional C scanner of JSON tree files (gametree_cli._jsonscan) against the json.loads path.
+"""The JSON tree scanner (formats/scan_*.py, used through formats/jsonscan.py) against the json.loads path.
 
 Every tree the scanner builds must be the tree ``json.loads`` + the builders
 make of the same text, field by field (arrays, types of numbers, dict order,
@@ -6,14 +6,25 @@ the NumPy forms); everything it is not sure of must be left to that path
 (``scan`` returns why, as a str), so that errors keep their file:line. The
 random files are written with random spacing, key order, number spellings,
 escapes and non-ASCII text. Nothing here is timed.
+
+The scanner is Python in Cython's pure-Python mode: the loader uses it only
+compiled (``jsonscan.COMPILED``; test_which_scanner_runs says which). Tests
+that take the ``scanner`` fixture run twice: compiled (skipped, saying so,
+when it is not built) and from the .py sources (:func:`scan_source`); the
+big inputs run compiled only.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
+import os
 import random
+import sys
 from fractions import Fraction
+from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -21,18 +32,91 @@ import pytest
 
 from gametree_cli import load_tree, parse_tree
 from gametree_cli.errors import GameTreeError
-from gametree_cli.formats import loader
+from gametree_cli.formats import jsonscan, loader, locate, partial, scan_order, scan_skip
 from gametree_cli.formats.jsonscan import scan_tree
 from gametree_cli.formats.locate import json_locator
 from gametree_cli.model import Source
 from gametree_cli.numeric import LazyValues, Numeric
 
-_jsonscan = pytest.importorskip(
-    "gametree_cli._jsonscan",
-    reason="the C scanner is not built (no C compiler at install time); json.loads reads every file",
-)
-
 MAX_NODES = 10_000
+SCANNER_MODULES = ("scan_lexer", "scan_kernel", "scan_order", "scan_skip")
+NOT_COMPILED = "the JSON scanner is not compiled (no Cython or C compiler at install time); json.loads reads every file"
+_sources: list[SimpleNamespace] = []
+
+
+# -- which scanner runs --------------------------------------------------------------------
+
+
+def scan_source() -> SimpleNamespace:
+    """The scanner's modules run from their .py sources, whether or not they are compiled: loaded under
+    their own names for a moment, so that their imports of each other find the sources too."""
+    if not _sources:
+        saved = {name: sys.modules.get(f"gametree_cli.formats.{name}") for name in SCANNER_MODULES}
+        modules = {}
+        try:
+            for name in SCANNER_MODULES:
+                path = Path(jsonscan.__file__).with_name(f"{name}.py")
+                spec = importlib.util.spec_from_file_location(f"gametree_cli.formats.{name}", path)
+                modules[name] = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+                sys.modules[spec.name] = modules[name]  # type: ignore[union-attr]
+                spec.loader.exec_module(modules[name])  # type: ignore[union-attr]
+        finally:
+            for name, module in saved.items():
+                sys.modules[f"gametree_cli.formats.{name}"] = module  # type: ignore[assignment]
+        assert not any(module.COMPILED for module in modules.values())
+        order, skip = modules["scan_order"], modules["scan_skip"]
+        _sources.append(SimpleNamespace(path="source", scan=order.scan, skip=skip.skip, skip_items=skip.skip_items))
+    return _sources[0]
+
+
+def scan_compiled() -> SimpleNamespace:
+    if not jsonscan.COMPILED:
+        pytest.skip(NOT_COMPILED)
+    return SimpleNamespace(path="compiled", scan=scan_order.scan, skip=scan_skip.skip, skip_items=scan_skip.skip_items)
+
+
+@pytest.fixture(params=["compiled", "source"])
+def scanner(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> SimpleNamespace:
+    """Run the test with the compiled scanner, then with its Python source; the loader, partial.py
+    and the locator use the one under test."""
+    chosen = scan_compiled() if request.param == "compiled" else scan_source()
+    monkeypatch.setattr(jsonscan, "_scan", chosen.scan)
+    monkeypatch.setattr(partial, "_skip", chosen.skip)
+    monkeypatch.setattr(partial, "_skip_items", chosen.skip_items)
+    monkeypatch.setattr(locate, "_c_skip", chosen.skip)
+    return chosen
+
+
+@pytest.fixture
+def compiled() -> SimpleNamespace:
+    """The compiled scanner only: inputs too big for the source (seconds each)."""
+    return scan_compiled()
+
+
+def test_which_scanner_runs() -> None:
+    """Says which path this install runs (pytest -rA shows it); a compiled one must be current."""
+    if not jsonscan.COMPILED:
+        pytest.skip(NOT_COMPILED)
+    for name in SCANNER_MODULES:
+        built = Path(sys.modules[f"gametree_cli.formats.{name}"].__file__)  # type: ignore[arg-type]
+        source = built.with_name(f"{name}.py")
+        assert built.suffix in (".so", ".pyd"), built
+        assert os.path.getmtime(built) >= os.path.getmtime(source), (
+            f"{built.name} is older than {source.name}: the compiled scanner is stale (run make install)")
+    print("the JSON scanner runs compiled")
+
+
+def test_the_source_runs_without_cython(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An install without Cython at run time: ``import cython`` fails and the stand-ins serve."""
+    monkeypatch.setitem(sys.modules, "cython", None)  # makes ``import cython`` raise ImportError
+    _sources.clear()
+    try:
+        source = scan_source()
+        assert source.scan('{"root": {"type": "max", "children": [{"value": 3, "move": "é"}, [1, 2]]}}', 10)[9] == {
+            1: "é"}
+        assert source.skip('{"a": [1, "x"]} ', 0) == 15
+    finally:
+        _sources.clear()
 
 
 # -- the two paths ---------------------------------------------------------------------
@@ -90,7 +174,7 @@ def facts(tree) -> dict[str, Any]:
 def assert_same_tree(text: str) -> None:
     expected = loads_path(text)
     assert not isinstance(expected, str), expected
-    assert same_as_json_loads(text, expected), f"the scanner left a plain file to json.loads: {_jsonscan.scan(text, MAX_NODES)}"
+    assert same_as_json_loads(text, expected), f"the scanner left a plain file to json.loads: {jsonscan._scan(text, MAX_NODES)}"
 
 
 def same_as_json_loads(text: str, expected: Any = None) -> bool:
@@ -281,25 +365,25 @@ def random_file(rng: random.Random) -> str:
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_random_files_build_the_same_tree(seed):
+def test_random_files_build_the_same_tree(seed, scanner):
     """A few files are invalid (decimal p spelled with too few digits); the rest the scanner must build."""
     rng = random.Random(seed)
     built = sum(same_as_json_loads(random_file(rng)) for _ in range(60))
     assert built >= 50
 
 
-def test_bytes_and_str_scan_alike():
+def test_bytes_and_str_scan_alike(scanner):
     rng = random.Random(7)
     built = 0
     for _ in range(200):
         text = random_file(rng)
-        from_str, from_bytes = _jsonscan.scan(text, MAX_NODES), _jsonscan.scan(text.encode("utf-8"), MAX_NODES)
+        from_str, from_bytes = scanner.scan(text, MAX_NODES), scanner.scan(text.encode("utf-8"), MAX_NODES)
         assert from_str == from_bytes
         built += not isinstance(from_str, str)
     assert built >= 180
 
 
-def test_the_bench_shapes():
+def test_the_bench_shapes(scanner):
     """Explicit types and {"value": V} leaves; chance levels without p (uniform fractions)."""
     for shape in ("minmax", "chance"):
         cycle = ["max", "min"] if shape == "minmax" else ["max", "chance", "min", "chance"]
@@ -314,7 +398,7 @@ def test_the_bench_shapes():
 
 
 @pytest.mark.parametrize("largest", [20, 42, 43, 47])
-def test_exact_probabilities_at_the_int64_edge(largest):
+def test_exact_probabilities_at_the_int64_edge(largest, scanner):
     """Chance nodes of 1..largest outcomes: lcm(1..42) fits int64, lcm(1..43) does not (its
     numerators do), lcm(1..47)'s numerators do not; the scanner hands the last two to Python."""
     children = [{"type": "chance", "children": list(range(k))} for k in range(1, largest + 1)]
@@ -322,7 +406,7 @@ def test_exact_probabilities_at_the_int64_edge(largest):
     assert_same_tree(json.dumps({"root": {"type": "max", "children": children}}))
 
 
-def test_deep_chains_need_no_recursion():
+def test_deep_chains_need_no_recursion(compiled):
     depth = 100_000
     lists = "[" * depth + "1" + "]" * depth
     mappings = '{"children": [' * depth + '{"value": 1}' + "]}" * depth
@@ -332,25 +416,25 @@ def test_deep_chains_need_no_recursion():
         assert facts(tree) == facts(loads_path(text, max_nodes=10**6))
 
 
-def test_nesting_past_a_million_levels_is_left_to_json_loads():
+def test_nesting_past_a_million_levels_is_left_to_json_loads(compiled):
     """json.loads reads up to about 2,000,000 levels and then says so (docs/limits.md);
     the scanner leaves everything past 1,000,000 to it, so both agree on what is read."""
     depth = 1_000_000
-    assert not isinstance(_jsonscan.scan("[" * depth + "1" + "]" * depth, 2 * depth), str)
+    assert not isinstance(compiled.scan("[" * depth + "1" + "]" * depth, 2 * depth), str)
     deeper = "[" * (depth + 1) + "1" + "]" * (depth + 1)
-    assert _jsonscan.scan(deeper, 2 * depth) == "nested too deeply"
+    assert compiled.scan(deeper, 2 * depth) == "nested too deeply"
     mappings = '{"children": [' * (depth // 2) + "1" + "]}" * (depth // 2)
-    assert not isinstance(_jsonscan.scan(mappings, depth), str)
-    assert _jsonscan.scan('{"root": ' + mappings + "}", depth) == "nested too deeply"
+    assert not isinstance(compiled.scan(mappings, depth), str)
+    assert compiled.scan('{"root": ' + mappings + "}", depth) == "nested too deeply"
 
 
-def test_max_nodes_counts_every_node():
+def test_max_nodes_counts_every_node(scanner):
     text = json.dumps({"root": [[1, 2], [3, 4]]})  # 7 nodes
     assert scanned(text, max_nodes=7) is not None
-    assert _jsonscan.scan(text, 6) == "more nodes than max_nodes"
+    assert scanner.scan(text, 6) == "more nodes than max_nodes"
     bare = json.dumps({"children": [[1, 2], [3, 4]]})
     assert scanned(bare, max_nodes=7) is not None
-    assert isinstance(_jsonscan.scan(bare, 6), str)
+    assert isinstance(scanner.scan(bare, 6), str)
     assert "more than 6 nodes" in str(pytest.raises(GameTreeError, parse_tree, text, fmt="json", max_nodes=6).value)
 
 
@@ -437,7 +521,7 @@ LEFT_TO_JSON_LOADS = {
 
 
 @pytest.mark.parametrize("case", sorted(LEFT_TO_JSON_LOADS))
-def test_left_to_json_loads(case):
+def test_left_to_json_loads(case, scanner):
     """The scanner gives up, and parse_tree then gives what json.loads and the builders give."""
     text = LEFT_TO_JSON_LOADS[case]
     assert scanned(text) is None
@@ -456,31 +540,31 @@ INVALID_UTF8 = [b"\xff", b"\xc0\xaf", b"\xe0\x80\xaf", b"\xed\xa0\x80", b"\xf4\x
 
 
 @pytest.mark.parametrize("raw", INVALID_UTF8, ids=[raw.hex() for raw in INVALID_UTF8])
-def test_invalid_utf8_bails(raw):
+def test_invalid_utf8_bails(raw, scanner):
     for field in (b'"move": "a%sb"', b'"comment": "%s"'):
         text = b'{"root": {"value": 1, ' + field.replace(b"%s", raw) + b"}}"
-        assert _jsonscan.scan(text, MAX_NODES) == "invalid UTF-8"
+        assert scanner.scan(text, MAX_NODES) == "invalid UTF-8"
     valid = '{"root": {"value": 1, "move": "é北🎲"}}'
-    assert _jsonscan.scan(valid.encode(), MAX_NODES) == _jsonscan.scan(valid, MAX_NODES)
+    assert scanner.scan(valid.encode(), MAX_NODES) == scanner.scan(valid, MAX_NODES)
 
 
-def test_hostile_inputs_bail_cheaply():
+def test_hostile_inputs_bail_cheaply(compiled):
     """Runaway nesting and node counts stop at max_nodes; what is skipped needs no stack."""
-    assert _jsonscan.scan("[" * 2_000_000, 1000) == "more nodes than max_nodes"
-    assert _jsonscan.scan('{"children": [' * 500_000, 1000) == "more nodes than max_nodes"
-    assert _jsonscan.scan("[" * 200_000, 10**6) == "a node that is not a mapping, list or number"  # the end
+    assert compiled.scan("[" * 2_000_000, 1000) == "more nodes than max_nodes"
+    assert compiled.scan('{"children": [' * 500_000, 1000) == "more nodes than max_nodes"
+    assert compiled.scan("[" * 200_000, 10**6) == "a node that is not a mapping, list or number"  # the end
     skipped = '{"comment": ' + "[" * 999_999 + "]" * 999_999 + ', "root": [1, 2]}'  # 1,000,000 levels
-    assert not isinstance(_jsonscan.scan(skipped, 10), str)
-    assert _jsonscan.scan(skipped.replace("[", "[[", 1).replace("]", "]]", 1), 10) == "nested too deeply"
-    assert isinstance(_jsonscan.scan('{"root": [1, 2], "comment": ' + "[" * 100_000, 10), str)
-    assert isinstance(_jsonscan.scan(b"[1, 2\x00]", 10), str)
-    assert isinstance(_jsonscan.scan("[1, 2]", -1), str)
+    assert not isinstance(compiled.scan(skipped, 10), str)
+    assert compiled.scan(skipped.replace("[", "[[", 1).replace("]", "]]", 1), 10) == "nested too deeply"
+    assert isinstance(compiled.scan('{"root": [1, 2], "comment": ' + "[" * 100_000, 10), str)
+    assert isinstance(compiled.scan(b"[1, 2\x00]", 10), str)
+    assert isinstance(compiled.scan("[1, 2]", -1), str)
 
 
 # -- the loader uses it ------------------------------------------------------------------------
 
 
-def test_load_tree_reads_json_files_with_the_scanner(tmp_path, monkeypatch):
+def test_load_tree_reads_json_files_with_the_scanner(tmp_path, monkeypatch, scanner):
     path = tmp_path / "tree.json"
     path.write_text(json.dumps({"title": "t", "root": {"type": "max", "children": [{"value": 3}, [1, 2]]}}))
     expected = facts(load_tree(path))
@@ -495,7 +579,7 @@ def test_load_tree_reads_json_files_with_the_scanner(tmp_path, monkeypatch):
     assert facts(load_tree(other))["kind"] == expected["kind"]
 
 
-def test_errors_keep_their_file_and_line(tmp_path):
+def test_errors_keep_their_file_and_line(tmp_path, scanner):
     path = tmp_path / "bad.json"
     path.write_text('{"root": {"type": "max", "children": [\n  {"value": 1},\n  {"value": "x"}\n]}}\n')
     with pytest.raises(GameTreeError) as raised:

@@ -1,4 +1,4 @@
-"""What :mod:`.search` uses of Cython's ``cython`` module, for an install without Cython.
+"""What :mod:`.search` (and the JSON scanner, formats/scan_*.py) uses of Cython's ``cython`` module, for an install without Cython.
 
 Why: Cython is a build tool, not a run-time requirement. An install made
 without it (or without a C compiler: then the build environment had Cython,
@@ -17,8 +17,8 @@ __all__ = ["cython"]
 
 
 class _Shadow:
-    """``cython.compiled``; the decorators ``cclass``, ``cfunc``, ``boundscheck(...)``,
-    ``wraparound(...)`` and ``locals(...)``, which change nothing; ``declare(type, value)``, the
+    """``cython.compiled``; the decorators ``cclass``, ``cfunc``, ``ccall``, ``final``, ``inline``,
+    ``boundscheck(...)``, ``wraparound(...)``, ``exceptval(...)`` and ``locals(...)``, which change nothing; ``declare(type, value)``, the
     value; any type name (``cython.longlong``)."""
 
     compiled = False
@@ -27,7 +27,11 @@ class _Shadow:
     def cclass(cls: type) -> type:
         return cls
 
-    cfunc = cclass
+    cfunc = ccall = final = inline = cclass
+
+    @staticmethod
+    def exceptval(*value: Any, check: bool = True) -> Callable[[Any], Any]:
+        return lambda function: function
 
     @staticmethod
     def boundscheck(flag: bool) -> Callable[[Any], Any]:

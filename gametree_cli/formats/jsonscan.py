@@ -1,10 +1,23 @@
-"""Read a plain two-player JSON tree file straight into the flat arrays (optional C scanner).
+"""Read a plain two-player JSON tree file straight into the flat arrays (the compiled scanner).
 
 Why: ``json.loads`` makes a dict per node (~260 bytes) that the fast builder
 (:mod:`~gametree_cli.formats.fastbuild`) reads once and throws away; for a big
-file that is most of the load time and all of the peak memory. The C
-extension ``gametree_cli._jsonscan`` (built by setup.py when a C compiler is
-there) reads the text once into the arrays, with no Python object per node.
+file that is most of the load time and all of the peak memory. The scanner
+(:mod:`.scan_order`, :mod:`.scan_kernel`, :mod:`.scan_lexer`: Cython's
+pure-Python mode, compiled by setup.py when a C compiler is there) reads the
+text once into the arrays, with no Python object per node. Uncompiled it
+gives the same answers far slower than json.loads, so it is used only
+compiled (:data:`COMPILED`); otherwise json.loads reads every file.
+
+It accepts node mappings with the keys type/children/value/move/p/eval/
+comment/label, bare numbers, nested lists (the compact form), a top-level
+mapping with root and title/description/comment/players/sum/bounds/
+general_sum/$schema (their values come back as JSON text for
+:func:`two_player_header`), a bare node mapping, a list or a number. It
+stops at anything else: an unknown or repeated key, a string where a number
+goes, an integer beyond int64, integer leaves mixed with decimals, NaN,
+invalid UTF-8, a syntax error, an empty list, probabilities that do not sum
+to 1, more than max_nodes nodes, ...
 
 It accepts only files fast_build would build, and builds the same tree (the
 tests compare every field). Whatever it is not sure of, valid or not, it
@@ -27,22 +40,23 @@ from ..model import Source, Tree
 from ..numeric import LazyValues, int64_view, numeric_from_array
 from .document import two_player_header
 
-try:
-    from .. import _jsonscan
-except ImportError:  # built without a C compiler: json.loads reads every file
-    _jsonscan = None
+from . import scan_kernel, scan_lexer, scan_order
 
-__all__ = ["scan_tree", "scan_or_decline", "check_scan", "Declined", "ID_REASON", "NOT_MISTAKES", "AVAILABLE"]
+__all__ = ["scan_tree", "scan_or_decline", "check_scan", "Declined", "ID_REASON", "NOT_MISTAKES", "AVAILABLE",
+           "COMPILED"]
 
-#: Whether the C scanner is built.
-AVAILABLE = _jsonscan is not None
+#: Whether the scanner runs compiled (all three of its modules: setup.py's Cython extensions).
+COMPILED = bool(scan_lexer.COMPILED and scan_kernel.COMPILED and scan_order.COMPILED)
+#: Whether the loader uses the scanner: only compiled (uncompiled, json.loads is much faster).
+AVAILABLE = COMPILED
+_scan = scan_order.scan if AVAILABLE else None
 #: Why the scanner stops at an ``id`` key: a valid key it cannot build (:func:`check_scan` reads on).
 ID_REASON = "an id"
 #: Why the scanner stops where no rule is broken, or where reading the nodes around would not pay
 #: (millions of levels, more nodes than allowed): the whole file decides.
 NOT_MISTAKES = frozenset({"integer and decimal leaves mixed", "nested too deeply", "more nodes than max_nodes",
                           "too many children"})
-_WHERE, _CHECK = 1, 2  # _jsonscan.scan modes: bail with where; check only, reading ids
+_WHERE, _CHECK = scan_order.WHERE, scan_order.CHECK  # scan's modes: bail with where; check only, reading ids
 
 
 class Declined(NamedTuple):
@@ -67,17 +81,17 @@ def check_scan(text: str | bytes, max_nodes: int) -> Declined | None:
     Nothing is built: this looks past the ids of a named tree for the first
     node the scanner would refuse (:mod:`~gametree_cli.formats.partial`).
     """
-    if _jsonscan is None:
+    if _scan is None:
         return None
-    found = _jsonscan.scan(text, max_nodes, _CHECK)
+    found = _scan(text, max_nodes, _CHECK)
     return None if found is None else Declined(*found)
 
 
 def scan_or_decline(text: str | bytes, *, source: Source | None, max_nodes: int) -> Tree | Declined | None:
     """The tree of a plain two-player JSON file; or why and where the scanner left it; None: no scanner."""
-    if _jsonscan is None:
+    if _scan is None:
         return None
-    found = _jsonscan.scan(text, max_nodes, _WHERE)
+    found = _scan(text, max_nodes, _WHERE)
     if len(found) == 3:  # (why, offset, path): it bailed
         return Declined(*found)
     kind, count_bytes, first_bytes, player_bytes, leaf_bytes, is_float, prob, prob_exact, evals, moves, header = found

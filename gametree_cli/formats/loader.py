@@ -250,7 +250,7 @@ def parse_tree(
     with paused_gc():
         tick("parse")
         if fmt == "json" or (fmt is None and not _may_alias(text, fmt)):
-            # a plain two-player JSON file: the C scanner, when built, reads it without json.loads;
+            # a plain two-player JSON file: the scanner, when compiled, reads it without json.loads;
             # where it stops, a bad file's mistake is usually found from a few nodes (formats/partial.py)
             source = Source(name, json_locator(text))
             found = scan_or_decline(text, source=source, max_nodes=max_nodes)

@@ -18,10 +18,10 @@ import yaml
 
 from .deepyaml import DeepSafeLoader, read_by_depth
 
-try:
-    from .._jsonscan import skip as _c_skip
-except ImportError:  # built without a C compiler: the skipping below is all Python
-    _c_skip = None
+from . import scan_skip
+
+# compiled only (setup.py's Cython extension); uncompiled, the regular-expression skipping below is faster
+_c_skip = scan_skip.skip if scan_skip.COMPILED else None
 
 __all__ = ["json_locator", "yaml_locator", "deep_call", "Locator"]
 
@@ -119,8 +119,8 @@ def yaml_locator(text: str) -> Locator:
 # every other value with C-speed searches (brackets and strings only; commas
 # of scalar runs are counted, not visited), so naming the line of an error in
 # a 10^7-node file takes a fraction of a second, not a full tokenisation.
-# With the C scanner built, a whole value is skipped in one call
-# (``_jsonscan.skip``): a 40 MB subtree (a bare root mapping's children, read
+# With the scanner compiled, a whole value is skipped in one call
+# (``scan_skip.skip``): a 40 MB subtree (a bare root mapping's children, read
 # past to look for ``root``) in tens of milliseconds instead of seconds.
 
 _SPACE = re.compile(r"\s*")

@@ -17,7 +17,7 @@ accepts, plus their real ``p`` (a chance node checks its children's) and
 ``id`` (an explicit id clashes with the default id of an unnamed node, so a
 named stand-in must stay named). A stand-in breaks no rule, so whatever the
 builder finds is a mistake of the file; when it finds none, the caller reads
-the whole file as before. Everything else is skipped in C with its grammar,
+the whole file as before. Everything else is skipped (compiled, :mod:`.scan_skip`) with its grammar,
 repeated keys and integer lengths checked: a syntax error, a key given twice
 or an over-long integer anywhere in the text leaves it to the caller's
 ``json.loads``, which says what is wrong with it, as before.
@@ -35,10 +35,10 @@ from ..model import Source
 from .document import build_tree
 from .jsonscan import ID_REASON, NOT_MISTAKES, Declined, check_scan
 
-try:
-    from .._jsonscan import skip as _skip, skip_items as _skip_items
-except ImportError:  # built without a C compiler: no scanner stops early, nothing to read here
-    _skip = _skip_items = None
+from . import scan_skip
+
+# compiled only: uncompiled, no scanner stops early (formats/jsonscan.py), so there is nothing to read here
+_skip, _skip_items = (scan_skip.skip, scan_skip.skip_items) if scan_skip.COMPILED else (None, None)
 
 __all__ = ["first_error", "partial_error"]
 
@@ -51,7 +51,7 @@ _HEADER_KEYS = frozenset({"title", "players", "sum", "bounds", "general_sum"})
 #: a ``children`` mapping longer than this is not decoded: any mapping there is refused, named by its kind
 _DECODED_MAPPING = 1 << 16
 #: the first this many children of a node are read (mappings for their p and id, numbers as written);
-#: the others are counted in C, and read again only when that turns out to matter (a p or an id)
+#: the others are counted by scan_skip.skip_items, and read again only when that turns out to matter (a p or an id)
 _EAGER = 64
 #: read again no more children than this (a chance node of a million outcomes reads as fast whole)
 _REREAD = 100_000
@@ -109,7 +109,7 @@ _DECODER = json.JSONDecoder(object_pairs_hook=_unique)
 
 
 class _Reader:
-    """JSON values of a big text by position: skipped in C (``_jsonscan.skip``, which checks the
+    """JSON values of a big text by position: skipped by ``scan_skip.skip`` (which checks the
     grammar as it goes), decoded only when small and wanted."""
 
     def __init__(self, text: str) -> None:
@@ -207,7 +207,7 @@ class _Partial:
 
     Each node on the path is read by a generator that stops at the child on
     the path and goes on once that child's end is known, so every byte of the
-    file is skipped once, in C (its grammar checked on the way: a syntax error
+    file is skipped once, by scan_skip (its grammar checked on the way: a syntax error
     anywhere leaves the file to json.loads, which says where).
     """
 
@@ -314,7 +314,7 @@ class _Partial:
                 child, end = yield index, False
                 children.append(child)
                 level.has_p |= isinstance(child, dict) and "p" in child
-            elif position >= _EAGER:  # the rest counted in C, up to the child on the path if it is there
+            elif position >= _EAGER:  # the rest counted by skip_items, up to the child on the path if it is there
                 if level.rest is None:
                     level.rest = (position, index)
                 count, index, closed = read.items(index, target - position if target > position else -1)

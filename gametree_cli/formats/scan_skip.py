@@ -1,0 +1,243 @@
+# cython: boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+"""Skip one JSON value of a big text: for Python code that reads a small part of it.
+
+Why: formats/partial.py words the error of a bad big file from the nodes on
+one path, and formats/locate.py names a node's line; both must step over
+the other values (a 40 MB subtree, a flat node of a million children)
+without decoding them. ``skip(text, index, check=True)`` is the index just
+past the JSON value that starts at ``index`` (after any whitespace), or -1
+when ``json.loads`` would refuse it, or might: the grammar as json.loads
+reads it (strings with valid escapes and no control characters, numbers,
+true/false/null, NaN/Infinity/-Infinity, arrays, objects with text keys),
+no key twice in one object (keys with escapes, and objects of more than
+``SKIP_KEYS`` keys, are json.loads' to judge: -1), no integer of more than
+4300 digits (``check`` False: the grammar only, for a locator in a text
+json.loads has read). So a file whose every part is skipped or decoded
+without a -1 is one json.loads reads. Indexes are the str's own (characters).
+
+``skip_items(text, index, limit)`` skips up to ``limit`` elements (all if
+limit < 0) of the array whose element starts at ``index``: ``(count, next,
+closed)``: how many, where the next one starts (closed False) or the index
+just past ``]`` (closed True); count -1 when the array is not JSON as skip
+checks it.
+
+Cython's pure-Python mode (``COMPILED``): compiled, no Python object is made
+while skipping; uncompiled, the same answers, slowly (callers then use
+their own regular-expression search).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+try:
+    import cython
+except ImportError:  # no Cython where this runs (it is a build tool): the stand-ins
+    from ..algorithms._no_cython import cython
+
+__all__ = ["skip", "skip_items", "COMPILED", "SKIP_KEYS"]
+
+COMPILED = cython.compiled
+SKIP_KEYS = 256
+_KEYS = cython.declare(cython.Py_ssize_t, SKIP_KEYS)
+_MAX_DIGITS = cython.declare(cython.Py_ssize_t, 4300)
+_VALUE = cython.declare(cython.int, 0)
+_KEY = cython.declare(cython.int, 1)
+_AFTER = cython.declare(cython.int, 2)
+
+
+def skip(text: str, index: int, check: bool = True) -> int:
+    """The index just past the JSON value at ``index``, or -1 (see the module docstring)."""
+    return _Skipper(text, not check).value_end(index)
+
+
+def skip_items(text: str, index: int, limit: int) -> tuple[int, int, bool]:
+    """Skip elements of an array: (count, next, closed); see the module docstring."""
+    skipper: _Skipper = _Skipper(text, False)
+    count: cython.Py_ssize_t = 0
+    end: cython.Py_ssize_t
+    while limit < 0 or count < limit:
+        end = skipper.value_end(index)
+        if end < 0:
+            return -1, index, False
+        count += 1
+        end = skipper.space(end)
+        if skipper.char(end) == "]":
+            return count, end + 1, True
+        if skipper.char(end) != ",":
+            return -1, index, False
+        index = skipper.space(end + 1)
+    return count, index, False
+
+
+@cython.cclass
+class _Skipper:
+    """One text; per open container its bracket and where its keys start; the keys of the open
+    objects as (start, length)."""
+
+    __slots__ = ("text", "length", "lenient", "escaped", "opened", "base", "keys")
+    text: str
+    length: cython.Py_ssize_t
+    lenient: cython.bint  # keys and integer lengths are not checked (a locator's skip)
+    escaped: cython.bint  # the last string had a backslash
+    opened: cython.longlong[::1]
+    base: cython.longlong[::1]
+    keys: cython.longlong[::1]
+
+    def __init__(self, text: str, lenient: bool) -> None:
+        self.text, self.length, self.lenient, self.escaped = text, len(text), lenient, False
+        # memoryviews: uncompiled, their items are Python ints, as compiled
+        self.opened, self.base, self.keys = (memoryview(np.zeros(size, np.int64)) for size in (16, 16, 64))
+
+    @cython.ccall
+    @cython.exceptval(check=False)
+    def char(self, i: cython.Py_ssize_t) -> cython.Py_UCS4:
+        return self.text[i] if i < self.length else 0  # type: ignore[return-value]
+
+    @cython.ccall
+    @cython.exceptval(check=False)
+    def space(self, i: cython.Py_ssize_t) -> cython.Py_ssize_t:
+        while i < self.length and self.text[i] in " \t\n\r":
+            i += 1
+        return i
+
+    @cython.cfunc
+    def string_end(self, pos: cython.Py_ssize_t) -> cython.Py_ssize_t:
+        """Past the string whose opening quote is at pos, or -1."""
+        self.escaped = False
+        pos += 1
+        while True:
+            while pos < self.length and self.text[pos] != '"' and self.text[pos] != "\\" and self.text[pos] >= " ":
+                pos += 1
+            if pos >= self.length or self.text[pos] < " ":
+                return -1
+            if self.text[pos] == '"':
+                return pos + 1
+            self.escaped = True
+            if pos + 1 >= self.length:
+                return -1
+            e: cython.Py_UCS4 = self.text[pos + 1]
+            if e == "u":
+                if pos + 6 > self.length or not all(self.text[i] in "0123456789abcdefABCDEF"
+                                                    for i in range(pos + 2, pos + 6)):
+                    return -1
+                pos += 6
+            elif e in '"\\/bfnrt':
+                pos += 2
+            else:
+                return -1
+
+    @cython.cfunc
+    def number_end(self, pos: cython.Py_ssize_t) -> cython.Py_ssize_t:
+        """Past the number at pos: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][-+]?[0-9]+)?, or -1."""
+        pos += self.text[pos] == "-"
+        digits: cython.Py_ssize_t = pos
+        if pos >= self.length or not "0" <= self.text[pos] <= "9":
+            return -1
+        if self.text[pos] == "0":
+            pos += 1
+        else:
+            pos = self.digits_end(pos)
+        digits = pos - digits
+        integer: cython.bint = True
+        if pos + 1 < self.length and self.text[pos] == "." and "0" <= self.text[pos + 1] <= "9":
+            pos, integer = self.digits_end(pos + 2), False
+        if pos < self.length and self.text[pos] in "eE":
+            e: cython.Py_ssize_t = pos + 1
+            e += e < self.length and self.text[e] in "+-"
+            if e < self.length and "0" <= self.text[e] <= "9":
+                pos, integer = self.digits_end(e), False
+        return -1 if integer and digits > _MAX_DIGITS and not self.lenient else pos
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def digits_end(self, pos: cython.Py_ssize_t) -> cython.Py_ssize_t:
+        while pos < self.length and "0" <= self.text[pos] <= "9":
+            pos += 1
+        return pos
+
+    @cython.cfunc
+    def new_key(self, start: cython.Py_ssize_t, end: cython.Py_ssize_t, low: cython.Py_ssize_t,
+                n_keys: cython.Py_ssize_t) -> cython.bint:
+        """Keep the key text[start:end] of the innermost object (its keys from ``low``); False:
+        it was given before there, or json.loads must judge (escapes, too many keys)."""
+        if self.escaped or n_keys - low >= 2 * _KEYS:
+            return False
+        i: cython.Py_ssize_t
+        for i in range(low, n_keys, 2):
+            if self.keys[i + 1] == end - start and self.text[self.keys[i]] == self.text[start] and \
+                    self.text[self.keys[i] : self.keys[i] + end - start] == self.text[start:end]:
+                return False
+        if n_keys + 2 > self.keys.shape[0]:
+            self.keys = memoryview(np.concatenate([self.keys, np.zeros(self.keys.shape[0], np.int64)]))
+        self.keys[n_keys], self.keys[n_keys + 1] = start, end - start
+        return True
+
+    @cython.locals(depth=cython.Py_ssize_t, n_keys=cython.Py_ssize_t, state=cython.int, c=cython.Py_UCS4,
+                   start=cython.Py_ssize_t)
+    @cython.ccall
+    def value_end(self, pos: cython.Py_ssize_t) -> cython.Py_ssize_t:
+        """Past the value at pos, or -1."""
+        if pos < 0 or pos > self.length:
+            return -1
+        depth, n_keys, state = 0, 0, _VALUE
+        while True:
+            if state == _AFTER:  # a value ended at pos
+                if depth == 0:
+                    return pos
+                pos = self.space(pos)
+                if pos >= self.length:
+                    return -1
+                c = self.text[pos]
+                pos += 1
+                if c == ",":
+                    state = _KEY if self.opened[depth - 1] == 123 else _VALUE
+                    continue
+                if c != ("]" if self.opened[depth - 1] == 91 else "}"):
+                    return -1
+                depth -= 1
+                n_keys = self.base[depth]  # its keys are done with
+                continue
+            pos = self.space(pos)
+            if pos >= self.length:
+                return -1
+            c = self.text[pos]
+            if state == _KEY:  # "key" : value
+                if c != '"':
+                    return -1
+                start = pos + 1
+                pos = self.string_end(pos)
+                if pos < 0:
+                    return -1
+                if not self.lenient:
+                    if not self.new_key(start, pos - 1, self.base[depth - 1], n_keys):
+                        return -1
+                    n_keys += 2
+                pos = self.space(pos)
+                if pos >= self.length or self.text[pos] != ":":
+                    return -1
+                pos, state = pos + 1, _VALUE
+            elif c == "[" or c == "{":
+                if depth == self.opened.shape[0]:
+                    self.opened = memoryview(np.concatenate([self.opened, np.zeros(depth, np.int64)]))
+                    self.base = memoryview(np.concatenate([self.base, np.zeros(depth, np.int64)]))
+                self.opened[depth], self.base[depth] = ord(c), n_keys
+                depth += 1
+                pos = self.space(pos + 1)
+                state = _KEY if c == "{" else _VALUE
+                if pos < self.length and self.text[pos] == ("]" if c == "[" else "}"):
+                    pos, depth, state = pos + 1, depth - 1, _AFTER
+            elif c == '"':
+                pos, state = self.string_end(pos), _AFTER
+            elif c == "-" and pos + 1 < self.length and self.text[pos + 1] == "I" or c in "tfnNI":
+                word = ("true" if c == "t" else "false" if c == "f" else "null" if c == "n" else "NaN" if c == "N"
+                        else "Infinity" if c == "I" else "-Infinity")
+                if not self.text.startswith(word, pos):
+                    return -1
+                pos, state = pos + len(word), _AFTER
+            elif c == "-" or "0" <= c <= "9":
+                pos, state = self.number_end(pos), _AFTER
+            else:
+                return -1
+            if pos < 0:
+                return -1
