@@ -2,21 +2,17 @@
 """The JSON tree scanner's one pass over the text: every node into a few arrays, depth-first.
 
 Why: ``json.loads`` makes a dict per node (~260 bytes) that the builders
-read once and throw away; for a 10^6-node file that is most of the load
-time and all of its peak memory. :class:`Scan` reads the UTF-8 text once,
-with an explicit stack (depth is bounded by memory only), into per-node
-arrays (children, subtree size, flags, leaf value, p); no Python object is
-made per node, only per move label and eval. :mod:`.scan_order` then numbers
-the nodes breadth-first and makes the results (its docstring has the API).
+read once and throw away (:mod:`.jsonscan`). :class:`Scan` reads the UTF-8
+text once, with an explicit stack (depth is bounded by memory only), into
+per-node arrays (children, subtree size, flags, leaf value, p): no Python
+object per node, only per move label and eval. :mod:`.scan_order` numbers
+the nodes breadth-first (its docstring has the API). On anything it is not
+sure of it *bails*: ``why`` says why, ``pos`` and the open lists on the
+stack say where; it never raises for bad input.
 
-It accepts only what fast_build accepts, and only what it is sure of
-(:mod:`.jsonscan` says what); on anything else it *bails*: ``why`` says
-why, ``pos`` and the open lists on the stack say where. It never raises for
-bad input.
-
-Cython's pure-Python mode: compiled by setup.py (``COMPILED``), or the same
-source as plain Python, far slower, which is why the loader uses it only
-compiled. Nothing here may depend on which one runs.
+Cython's pure-Python mode (the C types are in scan_kernel.pxd): compiled by
+setup.py (``COMPILED``), or the same source as plain Python, far slower.
+Nothing here may depend on which one runs.
 """
 
 from __future__ import annotations
@@ -28,9 +24,7 @@ try:
 except ImportError:  # no Cython where this runs (it is a build tool): the stand-ins
     from ..algorithms._no_cython import cython
 
-if cython.compiled:  # its C type (scan_lexer.pxd), so that its methods are called as C
-    from cython.cimports.gametree_cli.formats.scan_lexer import Lexer
-else:
+if not cython.compiled:  # compiled, scan_kernel.pxd cimports its C type: its methods are called as C
     from .scan_lexer import Lexer
 from .scan_lexer import KEY_NAMES, MAX_NESTING
 
@@ -65,18 +59,16 @@ _TOP_ONLY = cython.declare(cython.uint, sum(1 << k for k in range(_K_ROOT + 1, _
 _SPANS = cython.declare(cython.uint, sum(1 << KEY_NAMES.index(key) for key in (
     "title", "players", "sum", "bounds", "general_sum")))  # kept as JSON text for the header code
 # frames of the stack, four int64 each: kind, keys seen, node, elements so far
-_OBJ, _TOP, _CHILD_LIST, _LIST = 0, 1, 2, 3
-_FRAME_OBJ = cython.declare(cython.longlong, _OBJ)
-_FRAME_TOP = cython.declare(cython.longlong, _TOP)
-_FRAME_LIST = cython.declare(cython.longlong, _LIST)
+_FRAME_OBJ = cython.declare(cython.longlong, 0)
+_FRAME_TOP = cython.declare(cython.longlong, 1)
+_FRAME_CHILDREN = cython.declare(cython.longlong, 2)
+_FRAME_LIST = cython.declare(cython.longlong, 3)
 # states of the scan; BAIL: why says why
 _S_NODE = cython.declare(cython.int, 0)
 _S_ELEMENT = cython.declare(cython.int, 1)
-_S_OBJECT = cython.declare(cython.int, 2)
-_S_KEY = cython.declare(cython.int, 3)
-_S_VALUE_END = cython.declare(cython.int, 4)
-_S_DONE = cython.declare(cython.int, 5)
-_S_BAIL = cython.declare(cython.int, 6)
+_S_VALUE_END = cython.declare(cython.int, 2)
+_S_DONE = cython.declare(cython.int, 3)
+_S_BAIL = cython.declare(cython.int, 4)
 _NESTING = cython.declare(cython.Py_ssize_t, MAX_NESTING)
 #: integer leaves stay below 2**62 (numeric.LIMIT): beyond, fast_build keeps Python ints
 _LIMIT = cython.declare(cython.longlong, 1 << 62)
@@ -96,30 +88,6 @@ class Scan:
     """The per-node arrays (depth-first), the stack, and what is kept per node as Python objects;
     the text and the tokens are its lexer's."""
 
-    lex: Lexer
-    check: cython.bint  # checking, not building: ids are read, leaves may mix, moves are not kept
-    any_p: cython.bint  # some node has the key p (only then can numbering the nodes bail)
-    any_int: cython.bint
-    any_float: cython.bint
-    n: cython.Py_ssize_t  # nodes so far
-    cap: cython.Py_ssize_t
-    limit: cython.Py_ssize_t
-    top_object: cython.Py_ssize_t  # 1 when the text is a mapping (node 0 may be a header, not a node)
-    root: cython.Py_ssize_t
-    arrays: dict  # the NumPy arrays behind the views below
-    kids: cython.int[::1]
-    size: cython.int[::1]  # nodes in the subtree
-    flags: cython.ushort[::1]
-    leaf: cython.longlong[::1]  # an int64, or a double's bits (flag float)
-    leaf_float: cython.double[::1]  # the same memory
-    pval: cython.longlong[::1]  # the same for p (flag p_float), once some node has one
-    pval_float: cython.double[::1]
-    stack: cython.longlong[::1]
-    depth: cython.Py_ssize_t
-    evals: dict  # depth-first node -> int | float
-    moves: dict  # depth-first node -> str
-    header: dict  # top-level key -> JSON text of its value
-
     def __init__(self, data: bytes, max_nodes: int, check: bool) -> None:
         self.lex = Lexer(data)
         self.check, self.any_p, self.any_int, self.any_float = check, False, False, False
@@ -128,34 +96,26 @@ class Scan:
         self.arrays, self.evals, self.moves, self.header = {}, {}, {}, {}
         self.stack = memoryview(np.zeros(256, dtype=np.int64))
 
-    @cython.cfunc
-    @cython.exceptval(-1)
-    def fail(self, why: str) -> cython.int:
+    def fail(self, why: str):
         self.lex.why = why
         return 1
 
-    @cython.cfunc
-    @cython.inline
-    @cython.exceptval(check=False)
-    def skip_ws(self) -> cython.void:
+    def skip_ws(self):
         """Lexer.skip_ws, here again so that the C compiler inlines it (a call to another module cannot be)."""
         pos: cython.Py_ssize_t = self.lex.pos
-        while pos < self.lex.length and (self.lex.s[pos] == 32 or self.lex.s[pos] == 10 or self.lex.s[pos] == 13 or
-                                         self.lex.s[pos] == 9):
+        while pos < self.lex.length:
+            c: cython.uchar = self.lex.s[pos]
+            if c != 32 and c != 10 and c != 13 and c != 9:
+                break
             pos += 1
         self.lex.pos = pos
 
-    @cython.cfunc
-    @cython.inline
-    @cython.exceptval(check=False)
-    def at(self, c: cython.uchar) -> cython.bint:
+    def at(self, c: cython.uchar):
         return self.lex.pos < self.lex.length and self.lex.s[self.lex.pos] == c
 
     # -- arrays --------------------------------------------------------------------------
 
-    @cython.cfunc
-    @cython.exceptval(-1)
-    def grow(self) -> cython.int:
+    def grow(self):
         """Double the per-node arrays (never past max_nodes + 2); p's once some node has one. The
         first guess is a node per 16 bytes of text (files of big trees take 20 or more); every item
         is written before it is read (p's only where the flags say)."""
@@ -175,9 +135,7 @@ class Scan:
             self.pval, self.pval_float = memoryview(self.arrays["pval"]), memoryview(self.arrays["pval"].view(np.float64))
         return 0
 
-    @cython.cfunc
-    @cython.exceptval(-2)
-    def new_node(self) -> cython.Py_ssize_t:
+    def new_node(self):
         """A new node, numbered depth-first (-1: too many)."""
         if self.n - self.top_object >= self.limit:
             return -self.fail("more nodes than max_nodes")
@@ -188,9 +146,7 @@ class Scan:
         self.kids[d], self.size[d], self.flags[d], self.leaf[d] = 0, 1, 0, 0
         return d
 
-    @cython.cfunc
-    @cython.exceptval(-1)
-    def push(self, kind: cython.longlong, d: cython.Py_ssize_t) -> cython.int:
+    def push(self, kind: cython.longlong, d: cython.Py_ssize_t):
         if self.depth >= _NESTING:
             return self.fail("nested too deeply")
         at: cython.Py_ssize_t = 4 * self.depth
@@ -204,9 +160,7 @@ class Scan:
 
     # -- node keys -----------------------------------------------------------------------
 
-    @cython.cfunc
-    @cython.exceptval(-1)
-    def read_value(self, d: cython.Py_ssize_t) -> cython.int:
+    def read_value(self, d: cython.Py_ssize_t):
         """A leaf value (a bare number or "value"): int64 below 2**62, or a finite decimal."""
         if self.lex.read_number(True):
             return 1
@@ -220,9 +174,7 @@ class Scan:
         self.flags[d] |= _VALUE
         return 0
 
-    @cython.cfunc
-    @cython.exceptval(-1)
-    def count_leaf(self, d: cython.Py_ssize_t) -> cython.int:
+    def count_leaf(self, d: cython.Py_ssize_t):
         """A leaf is complete: integer and decimal leaves may not mix (fast_build keeps Python numbers then)."""
         if self.check:  # nothing is built from the values
             return 0
@@ -232,9 +184,7 @@ class Scan:
             self.any_int = True
         return self.fail("integer and decimal leaves mixed") if self.any_float and self.any_int else 0
 
-    @cython.cfunc
-    @cython.exceptval(-1)
-    def read_eval(self, d: cython.Py_ssize_t) -> cython.int:
+    def read_eval(self, d: cython.Py_ssize_t):
         if self.at(110):
             return 0 if self.lex.literal() == 2 else self.fail("an eval that is not a number")
         if self.lex.read_number(True):
@@ -243,9 +193,7 @@ class Scan:
         self.flags[d] |= _EVAL
         return 0
 
-    @cython.cfunc
-    @cython.exceptval(-1)
-    def read_p(self, d: cython.Py_ssize_t) -> cython.int:
+    def read_p(self, d: cython.Py_ssize_t):
         self.flags[d] |= _HAS_P
         if not self.any_p:
             self.any_p = True
@@ -268,9 +216,7 @@ class Scan:
 
     # -- the scan ------------------------------------------------------------------------
 
-    @cython.cfunc
-    @cython.exceptval(-1)
-    def stop(self, why: str) -> cython.int:
+    def stop(self, why: str):
         self.lex.why = why
         return _S_BAIL
 
@@ -282,29 +228,16 @@ class Scan:
             state = self.stop("no value")
         elif self.at(123):  # {: a header mapping or a bare node mapping, node 0 either way
             self.top_object = 1
-            state = _S_BAIL if self.new_node() < 0 or self.push(_FRAME_TOP, 0) else _S_OBJECT
-            self.lex.pos += state == _S_OBJECT
+            state = _S_BAIL if self.new_node() < 0 else self.open_mapping(_FRAME_TOP, 0)
         while state < _S_DONE:
             if state == _S_NODE:
                 state = self.node()
             elif state == _S_ELEMENT:
-                at: cython.Py_ssize_t = 4 * self.depth - 1
-                if self.stack[at] == _INT32_MAX:
-                    state = self.stop("too many children")
-                else:
-                    self.stack[at] += 1
-                    state = _S_NODE
-            elif state == _S_OBJECT:  # just after {
-                self.skip_ws()
-                state = self.stop("an empty mapping") if self.at(125) else _S_KEY
-            elif state == _S_KEY:
-                state = self.key()
+                state = self.element()
             else:
                 state = self.value_end()
 
-    @cython.cfunc
-    @cython.exceptval(-1)
-    def node(self) -> cython.int:
+    def node(self):
         """A tree node starts at pos: the next state."""
         c: cython.uchar = self.lex.s[self.lex.pos] if self.lex.pos < self.lex.length else 0
         if c != 123 and c != 91 and c != 45 and not 48 <= c <= 57:
@@ -313,8 +246,7 @@ class Scan:
         if d < 0:
             return _S_BAIL
         if c == 123:  # {
-            self.lex.pos += 1
-            return _S_BAIL if self.push(_FRAME_OBJ, d) else _S_OBJECT
+            return self.open_mapping(_FRAME_OBJ, d)
         if c == 91:  # [
             self.flags[d] |= _INNER
             if self.push(_FRAME_LIST, d):
@@ -324,9 +256,23 @@ class Scan:
             return self.stop("an empty list") if self.at(93) else _S_ELEMENT
         return _S_BAIL if self.read_value(d) or self.count_leaf(d) else _S_VALUE_END
 
-    @cython.cfunc
-    @cython.exceptval(-1)
-    def key(self) -> cython.int:
+    def open_mapping(self, kind: cython.longlong, d: cython.Py_ssize_t):
+        """A mapping opens at pos: its first key."""
+        if self.push(kind, d):
+            return _S_BAIL
+        self.lex.pos += 1
+        self.skip_ws()
+        return self.stop("an empty mapping") if self.at(125) else self.key()
+
+    def element(self):
+        """An element of the list on top of the stack starts at pos: count it, read the node."""
+        at: cython.Py_ssize_t = 4 * self.depth - 1
+        if self.stack[at] == _INT32_MAX:
+            return self.stop("too many children")
+        self.stack[at] += 1
+        return self.node()
+
+    def key(self):
         """A key of the mapping on top of the stack starts at pos: read it and its value."""
         top: cython.Py_ssize_t = 4 * (self.depth - 1)
         k: cython.int = self.lex.read_key()
@@ -350,7 +296,7 @@ class Scan:
                 return self.stop("children that is not a list")
             self.lex.pos += 1
             self.flags[d] |= _INNER
-            if self.push(_CHILD_LIST, d):
+            if self.push(_FRAME_CHILDREN, d):
                 return _S_BAIL
             self.skip_ws()
             return self.stop("an empty children list") if self.at(93) else _S_ELEMENT
@@ -382,44 +328,40 @@ class Scan:
                 self.header[KEY_NAMES[k]] = self.lex.data[start : self.lex.pos].decode("utf-8")
         return _S_BAIL if failed else _S_VALUE_END
 
-    @cython.cfunc
-    @cython.exceptval(-1)
-    def value_end(self) -> cython.int:
-        """A value ended at pos: its container goes on (or the text ends)."""
-        self.skip_ws()
-        if self.depth == 0:
-            return _S_DONE if self.lex.pos == self.lex.length else self.stop("extra data after the tree")
-        top: cython.Py_ssize_t = 4 * (self.depth - 1)
-        frame: cython.longlong = self.stack[top]
-        c: cython.uchar = self.lex.s[self.lex.pos] if self.lex.pos < self.lex.length else 0
-        if frame == _FRAME_OBJ or frame == _FRAME_TOP:
-            if c == 44:  # ,
+    def value_end(self):
+        """A value ended at pos: its container goes on (or closes, and then its own container...)."""
+        while True:
+            self.skip_ws()
+            if self.depth == 0:
+                return _S_DONE if self.lex.pos == self.lex.length else self.stop("extra data after the tree")
+            top: cython.Py_ssize_t = 4 * (self.depth - 1)
+            frame: cython.longlong = self.stack[top]
+            c: cython.uchar = self.lex.s[self.lex.pos] if self.lex.pos < self.lex.length else 0
+            if frame == _FRAME_OBJ or frame == _FRAME_TOP:
+                if c == 44:  # ,
+                    self.lex.pos += 1
+                    self.skip_ws()
+                    return self.key()
+                if c != 125:  # }
+                    return self.stop("expected ',' or '}'")
+                self.lex.pos += 1
+                if self.close_top() if frame == _FRAME_TOP else self.close_node(self.stack[top + 2]):
+                    return _S_BAIL
+            elif c == 44:
                 self.lex.pos += 1
                 self.skip_ws()
-                return _S_KEY
-            if c != 125:  # }
-                return self.stop("expected ',' or '}'")
-            self.lex.pos += 1
-            if self.close_top() if frame == _FRAME_TOP else self.close_node(self.stack[top + 2]):
-                return _S_BAIL
-        elif c == 44:
-            self.lex.pos += 1
-            self.skip_ws()
-            return _S_ELEMENT
-        elif c != 93:  # ]
-            return self.stop("expected ',' or ']'")
-        else:
-            self.lex.pos += 1
-            d: cython.Py_ssize_t = self.stack[top + 2]
-            self.kids[d] = self.stack[top + 3]
-            if frame == _FRAME_LIST:
-                self.size[d] = self.n - d
-        self.depth -= 1
-        return _S_VALUE_END
+                return self.element()
+            elif c != 93:  # ]
+                return self.stop("expected ',' or ']'")
+            else:
+                self.lex.pos += 1
+                d: cython.Py_ssize_t = self.stack[top + 2]
+                self.kids[d] = self.stack[top + 3]
+                if frame == _FRAME_LIST:
+                    self.size[d] = self.n - d
+            self.depth -= 1
 
-    @cython.cfunc
-    @cython.exceptval(-1)
-    def close_node(self, d: cython.Py_ssize_t) -> cython.int:
+    def close_node(self, d: cython.Py_ssize_t):
         """A node mapping ends: a leaf or an inner node, as fast_build decides."""
         if self.flags[d] & _INNER:
             if self.flags[d] & _VALUE:
@@ -431,9 +373,7 @@ class Scan:
         self.size[d] = self.n - d
         return 0
 
-    @cython.cfunc
-    @cython.exceptval(-1)
-    def close_top(self) -> cython.int:
+    def close_top(self):
         """The top-level mapping ends: a header with root, or a bare root node."""
         seen: cython.uint = self.stack[1]
         if seen & (1 << _K_ROOT):
@@ -450,7 +390,7 @@ class Scan:
     def facts(self) -> dict:
         """The arrays and records; after a bail, why and where (path: the element open in each list)."""
         path = [int(self.stack[4 * i + 3] - 1) for i in range(self.depth)
-                if self.stack[4 * i] >= _CHILD_LIST and self.stack[4 * i + 3] > 0]
+                if self.stack[4 * i] >= _FRAME_CHILDREN and self.stack[4 * i + 3] > 0]
         return dict(self.arrays, why=self.lex.why, pos=self.lex.pos, path=tuple(path), n=self.n, root=self.root,
                     any_float=self.any_float, any_p=self.any_p, evals=self.evals, moves=self.moves,
                     header=self.header)

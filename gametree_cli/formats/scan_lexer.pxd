@@ -7,7 +7,7 @@ cimport cython
 
 cdef int _TYPE, _CHILDREN, _VALUE, _MOVE, _P, _EVAL, _COMMENT, _LABEL, _ROOT, _TITLE, _DESCRIPTION
 cdef int _PLAYERS, _SUM, _BOUNDS, _GENERAL_SUM, _SCHEMA, _ID, _MAX, _MIN, _CHANCE
-cdef int _OK, _FAILED
+cdef int _OK, _FAILED, _W_MAX
 
 @cython.final
 cdef class Lexer:
@@ -16,7 +16,8 @@ cdef class Lexer:
     cdef Py_ssize_t length
     cdef public Py_ssize_t pos
     cdef public str why
-    cdef tuple names  # KEY_NAMES as bytes
+    cdef const unsigned char[:, ::1] words  # _WORDS, _WORD_LENGTH
+    cdef const unsigned char[::1] word_length
     # the last number: a decimal?, its value
     cdef bint decimal
     cdef long long int_value
@@ -35,7 +36,7 @@ cdef class Lexer:
     cdef Py_ssize_t utf8_length(self, Py_ssize_t pos) noexcept
     cdef int read_string(self) except -1
     cdef object decoded(self)
-    cdef bint same_word(self, bytes word, bint fold) except -1
+    cdef bint same_word(self, int row, bint fold) noexcept
     cdef int read_key(self) except -2
     cdef int read_type(self) except -2
     cdef int read_label(self, bint keep) except -1

@@ -19,6 +19,8 @@ from __future__ import annotations
 import json
 import re
 
+import numpy as np
+
 try:
     import cython
 except ImportError:  # no Cython where this runs (it is a build tool): the stand-ins
@@ -35,6 +37,12 @@ KEY_NAMES = ("type", "children", "value", "move", "p", "eval", "comment", "label
 (_TYPE, _CHILDREN, _VALUE, _MOVE, _P, _EVAL, _COMMENT, _LABEL, _ROOT, _TITLE, _DESCRIPTION, _PLAYERS, _SUM,
  _BOUNDS, _GENERAL_SUM, _SCHEMA, _ID) = range(17)
 _MAX, _MIN, _CHANCE = 1, 2, 3  # model.py's kinds
+#: the words the lexer knows, one per row (zero-padded bytes), and their lengths: the keys, then the types
+_WORDS = np.zeros((len(KEY_NAMES) + 3, 16), dtype=np.uint8)
+for _row, _word in enumerate(KEY_NAMES + ("max", "min", "chance")):
+    _WORDS[_row, : len(_word)] = list(_word.encode())
+_WORD_LENGTH = np.array([len(word) for word in KEY_NAMES + ("max", "min", "chance")], dtype=np.uint8)
+_W_MAX = len(KEY_NAMES)  # the row of "max"
 _OK, _FAILED = 0, 1  # what the methods return (C constants when compiled)
 #: Python's int() reads at most this many digits (numbers.MAX_DIGITS; sys.get_int_max_str_digits())
 _MAX_DIGITS = cython.declare(cython.Py_ssize_t, 4300)
@@ -66,7 +74,7 @@ class Lexer:
 
     def __init__(self, data: bytes):
         self.data, self.s, self.length, self.pos, self.why = data, data, len(data), 0, ""
-        self.names = tuple(name.encode() for name in KEY_NAMES)
+        self.words, self.word_length = _WORDS, _WORD_LENGTH
         self.decimal, self.int_value, self.float_value = False, 0, 0.0
         self.start = self.end = 0
         self.escaped = self.ascii = False
@@ -104,10 +112,12 @@ class Lexer:
         pos += negative
         if pos >= self.length:
             return self.fail("not a value")
+        acc: cython.ulonglong = 0  # the integer's value (wrapped, or big uncompiled, past 19 digits: unused then)
         if self.s[pos] == 48:
             pos += 1
         elif 49 <= self.s[pos] <= 57:
             while pos < self.length and _digit(self.s[pos]):
+                acc = acc * 10 + (self.s[pos] - 48)
                 pos += 1
         else:
             return self.fail("not a number (NaN, Infinity, a sign alone?)")
@@ -135,10 +145,6 @@ class Lexer:
                 else _OK
         if int_end - start - negative > 19:
             return self.fail("an integer beyond int64")
-        acc: cython.ulonglong = 0
-        i: cython.Py_ssize_t
-        for i in range(start + negative, int_end):
-            acc = acc * 10 + (self.s[i] - 48)
         if acc > _INT64_MAX + negative:
             return self.fail("an integer beyond int64")
         if negative:
@@ -260,14 +266,14 @@ class Lexer:
         text: str = json.loads(self.data[self.start - 1 : self.end + 1])
         return None if not text.isascii() and _SURROGATE.search(text) else text
 
-    def same_word(self, word: bytes, fold: cython.bint):
-        """Whether the string just read is ``word`` (ASCII letters in any case when folding)."""
-        if self.end - self.start != len(word):
+    def same_word(self, row: cython.int, fold: cython.bint):
+        """Whether the string just read is word ``row`` of WORDS (ASCII letters in any case when folding)."""
+        if self.end - self.start != self.word_length[row]:
             return False
         i: cython.Py_ssize_t
         for i in range(self.end - self.start):
             c: cython.uchar = self.s[self.start + i]
-            if (c | 0x20 if fold and 65 <= c <= 90 else c) != word[i]:
+            if (c | 0x20 if fold and 65 <= c <= 90 else c) != self.words[row, i]:
                 return False
         return True
 
@@ -275,7 +281,12 @@ class Lexer:
         """The key at pos: its number (KEY_NAMES), or -1: bail."""
         if not self.at(34):
             return -self.fail("expected a key")
-        if self.read_string():
+        pos: cython.Py_ssize_t = self.pos + 1
+        while pos < self.length and (97 <= self.s[pos] <= 122 or self.s[pos] == 95):
+            pos += 1
+        if pos < self.length and self.s[pos] == 34:  # the usual key: lower-case letters and _ only
+            self.start, self.end, self.escaped, self.ascii, self.pos = self.pos + 1, pos, False, True, pos + 1
+        elif self.read_string():
             return -1
         if self.escaped or not self.ascii:
             return -self.fail("a key with escapes or non-ASCII characters")
@@ -300,7 +311,7 @@ class Lexer:
             k = _CHILDREN
         elif length == 11:
             k = _DESCRIPTION if first == 100 else _GENERAL_SUM
-        if k < 0 or not self.same_word(self.names[k], False):
+        if k < 0 or not self.same_word(k, False):
             return -self.fail("an unknown key")
         return k
 
@@ -312,8 +323,8 @@ class Lexer:
             return -1
         if self.escaped or not self.ascii:
             return -self.fail("a type with escapes")
-        kind: cython.int = _MAX if self.same_word(b"max", True) else _MIN if self.same_word(b"min", True) else \
-            _CHANCE if self.same_word(b"chance", True) else 0
+        kind: cython.int = _MAX if self.same_word(_W_MAX, True) else _MIN if self.same_word(_W_MAX + 1, True) else \
+            _CHANCE if self.same_word(_W_MAX + 2, True) else 0
         return kind if kind else -self.fail("an unknown type")
 
     def read_label(self, keep: cython.bint):

@@ -124,8 +124,8 @@ def _number(kids: cython.const[cython.int][::1], size: cython.const[cython.int][
     first: cython.longlong[::1] = memoryview(first_b).cast("q")
     player: cython.short[::1] = memoryview(player_b).cast("h")
     leaf_out: cython.longlong[::1] = memoryview(leaf_b).cast("q")
-    order: cython.int[::1] = memoryview(bytearray(4 * n)).cast("i")  # the depth-first number of each node
-    inherit: cython.uchar[::1] = memoryview(bytearray(n))  # the decision kind above it
+    order: cython.int[::1] = memoryview(np.empty(n, dtype=np.int32))  # the depth-first number of each node
+    inherit: cython.uchar[::1] = memoryview(np.empty(n, dtype=np.uint8))  # the decision kind above it
     shares = _Shares(n)
     evals_out: dict = {}
     moves_out: dict = {}
