@@ -1,13 +1,14 @@
 """Refusing a big bad JSON file without reading it whole (formats/partial.py).
 
-The C scanner stops where a file breaks a rule (or where it cannot build the
-file); only the nodes on the path to that point are then read, and the
+The JSON scanner stops where a file breaks a rule (or where it cannot build
+the file); only the nodes on the path to that point are then read, and the
 validating builder words the error. Every message here must be the one the
 whole-file path gives (``json.loads`` and the builders: what an install
 without a C compiler runs, forced with the same flag as
 tests/test_jsonscan.py), and the whole file must not be parsed: ``json.loads``
 never sees more than a small piece of it. Nothing is timed (docs/limits.md
-has the measurements).
+has the measurements). The big files run with the compiled scanner only;
+the small ones with it and with its Python source (the ``scanner`` fixture).
 """
 
 from __future__ import annotations
@@ -27,9 +28,7 @@ from gametree_cli.errors import GameTreeError
 from gametree_cli.formats import loader, partial
 
 from .conftest import HANG_GUARD, ROOT
-from .test_jsonscan import loads_path
-
-_jsonscan = pytest.importorskip("gametree_cli._jsonscan", reason="the C scanner is not built: no early refusal")
+from .test_jsonscan import SCANNER_MODULES, compiled, loads_path, scanner  # noqa: F401 (fixtures)
 
 _spec = importlib.util.spec_from_file_location("gen_bad", ROOT / "bench" / "gen_bad.py")
 gen_bad = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
@@ -91,14 +90,14 @@ BIG = {
 
 
 @pytest.mark.parametrize("kind, at", sorted(BIG), ids=[f"{kind}-{at}" for kind, at in sorted(BIG)])
-def test_a_big_bad_file_is_refused_from_a_part_of_it(kind, at, tmp_path, monkeypatch):
+def test_a_big_bad_file_is_refused_from_a_part_of_it(kind, at, tmp_path, monkeypatch, compiled):
     text = gen_bad.write_bad(kind, tmp_path / f"{kind}.json", at=at, depth=8).read_text(encoding="utf-8")
     assert refused_in_part(text, monkeypatch) == "t.json:" + BIG[kind, at]
     if (kind, at) in (("d3", "start"), ("ids", "end")):  # the table is the whole-file path's (a few seconds each)
         assert whole_file(text) == "t.json:" + BIG[kind, at]
 
 
-def test_a_pretty_printed_file_names_its_line(monkeypatch):
+def test_a_pretty_printed_file_names_its_line(monkeypatch, compiled):
     def node(level: int) -> Any:
         return {"value": level} if level == 6 else {"type": "max", "children": [node(level + 1) for _ in range(4)]}
 
@@ -135,12 +134,12 @@ CORNERS = {
 
 
 @pytest.mark.parametrize("case", sorted(CORNERS))
-def test_corner_cases_give_the_whole_file_message(case):
+def test_corner_cases_give_the_whole_file_message(case, scanner):
     text = CORNERS[case]
     assert outcome(text) == whole_file(text)
 
 
-def test_default_ids_of_named_siblings_past_the_first_64_clash_with_nothing():
+def test_default_ids_of_named_siblings_past_the_first_64_clash_with_nothing(scanner):
     """Child 81 is named "71", the default id child 71 would have if it were not named "c70";
     a stand-in without that name would make a clash the file does not have."""
     siblings = [{"id": f"c{i}", "value": i} for i in range(100)]
@@ -149,13 +148,34 @@ def test_default_ids_of_named_siblings_past_the_first_64_clash_with_nothing():
     assert outcome(text) == whole_file(text) == 101
 
 
-def test_without_the_compiled_helpers(tmp_path):
-    """No _jsonscan at all (an install without a compiler): same messages, the locator skipping in Python."""
+#: run first in a Python process: the scanner's modules are imported from their .py sources, as an
+#: install without a C compiler has them (the compiled files are not looked at)
+SOURCE_ONLY = f"""
+import importlib.util, pathlib, sys
+class SourceOnly:
+    names = {{f"gametree_cli.formats.{{name}}" for name in {SCANNER_MODULES!r}}}
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):
+        for entry in path or () if name in cls.names else ():
+            file = pathlib.Path(entry) / (name.rsplit(".", 1)[1] + ".py")
+            if file.exists():
+                return importlib.util.spec_from_file_location(name, file)
+        return None
+sys.meta_path.insert(0, SourceOnly)
+"""
+
+
+def test_without_the_compiled_scanner(tmp_path):
+    """The scanner uncompiled (an install without a compiler): not used, the same messages from
+    json.loads and the builders, the locator skipping with its regular expressions."""
     files = []
     for kind in ("d3", "ids"):
         files.append(str(gen_bad.write_bad(kind, tmp_path / f"{kind}.json", depth=5)))
-    script = ("import sys; sys.modules['gametree_cli._jsonscan'] = None\n"
+    script = (SOURCE_ONLY +
               "from gametree_cli import load_tree\n"
+              "from gametree_cli.formats import jsonscan, locate, partial\n"
+              "assert not jsonscan.COMPILED and jsonscan._scan is None and partial._Skipper is None\n"
+              "assert locate._c_skip is None\n"
               "for name in sys.argv[1:]:\n"
               "    try: load_tree(name)\n"
               "    except Exception as error: print(error)\n")
@@ -166,10 +186,10 @@ def test_without_the_compiled_helpers(tmp_path):
     assert run.stdout.splitlines() == expected
 
 
-# -- the compiled helpers ------------------------------------------------------------------------
+# -- skip and scan, compiled and from the source ----------------------------------------------------
 
 
-def test_skip_ends_where_json_ends():
+def test_skip_ends_where_json_ends(scanner):
     rng = random.Random(3)
     pieces = ['{"a": [1, -2.5e3, "x\\u00e9\\n"], "b": {}}', "[]", "NaN", "-Infinity", '"北🎲"', "[true, false, null]",
               '{"é": "ü"}', "0", "[01]", "[1,]", '{"a" 1}', '"\\x"', "[1 2]", "tru", "-", '"\t"', "1.", "{", "[[[]]]"]
@@ -184,30 +204,31 @@ def test_skip_ends_where_json_ends():
             end = json.JSONDecoder().raw_decode(text)[1]
         except ValueError:
             end = -1
-        assert _jsonscan.skip(text, 0) == end, text
+        assert scanner.skip(text, 0) == end, text
+        assert scanner.Skipper(text, True).skip(0) == end, text  # ASCII texts read from their bytes
 
 
-def test_skip_items_counts_and_stops():
+def test_skip_items_counts_and_stops(scanner):
     twice = '{"a": 1, "a": 2}'
-    assert _jsonscan.skip(twice, 0) == -1 and _jsonscan.skip(twice, 0, False) == len(twice)  # False: a locator's
+    assert scanner.skip(twice, 0) == -1 and scanner.skip(twice, 0, False) == len(twice)  # False: a locator's
     text = '[1, {"a": [2]} , "x", [3]]'
-    assert _jsonscan.skip_items(text, 1, -1) == (4, len(text), True)
-    assert _jsonscan.skip_items(text, 1, 2) == (2, text.index('"x"'), False)
-    assert _jsonscan.skip_items("[1, 2 3]", 1, -1)[0] == -1
-    assert _jsonscan.skip_items('[{"a": 1, "a": 2}]', 1, -1)[0] == -1  # a key twice: json.loads refuses it
+    assert scanner.skip_items(text, 1, -1) == (4, len(text), True)
+    assert scanner.skip_items(text, 1, 2) == (2, text.index('"x"'), False)
+    assert scanner.skip_items("[1, 2 3]", 1, -1)[0] == -1
+    assert scanner.skip_items('[{"a": 1, "a": 2}]', 1, -1)[0] == -1  # a key twice: json.loads refuses it
 
 
-def test_scan_says_why_and_where():
+def test_scan_says_why_and_where(scanner):
     """Mode 1: (why, where the scan stood: just past what it refused, the path); mode 2 reads ids."""
     text = '{"root": [1, {"value": 2, "kidz": 1}]}'
-    assert _jsonscan.scan(text, 10, 1) == ("an unknown key", text.index('"kidz"') + 6, (1,))
+    assert scanner.scan(text, 10, 1) == ("an unknown key", text.index('"kidz"') + 6, (1,))
     chance = '{"root": [1, {"type": "chance", "children": [{"value": 1, "p": 0.5}, {"value": 2, "p": 0.4}]}]}'
-    assert _jsonscan.scan(chance, 10, 1) == ("probabilities that do not sum to 1", -1, (1,))
+    assert scanner.scan(chance, 10, 1) == ("probabilities that do not sum to 1", -1, (1,))
     named = '{"id": "A", "children": [{"id": "B", "value": 1}, {"value": 2, "kidz": 1}]}'
-    assert _jsonscan.scan(named, 10, 1)[0] == "an id"
-    assert _jsonscan.scan(named, 10, 2) == ("an unknown key", named.index('"kidz"') + 6, (1,))
-    assert _jsonscan.scan(named.replace(', "kidz": 1', ""), 10, 2) is None  # checked: nothing built
-    assert _jsonscan.scan(named, 10) == "an id"  # mode 0: only why, as before
+    assert scanner.scan(named, 10, 1)[0] == "an id"
+    assert scanner.scan(named, 10, 2) == ("an unknown key", named.index('"kidz"') + 6, (1,))
+    assert scanner.scan(named.replace(', "kidz": 1', ""), 10, 2) is None  # checked: nothing built
+    assert scanner.scan(named, 10) == "an id"  # mode 0: only why, as before
 
 
 # -- random files with one mistake, and with two ----------------------------------------------------
@@ -297,7 +318,7 @@ def random_document(rng: random.Random) -> tuple[dict, int]:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_one_random_mistake_gives_the_whole_file_message(seed):
+def test_one_random_mistake_gives_the_whole_file_message(seed, compiled):
     rng = random.Random(seed)
     real = partial.partial_error
     found = []
@@ -321,7 +342,7 @@ def without_place(message: str) -> str:
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_two_random_mistakes_name_one_of_them(seed):
+def test_two_random_mistakes_name_one_of_them(seed, compiled):
     """Which of two mistakes is named may differ from the whole-file path (the scanner meets
     them in the order of the text, the builder breadth-first), but it is always one of them."""
     rng = random.Random(seed)

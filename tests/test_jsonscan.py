@@ -65,14 +65,16 @@ def scan_source() -> SimpleNamespace:
                 sys.modules[f"gametree_cli.formats.{name}"] = module  # type: ignore[assignment]
         assert not any(module.COMPILED for module in modules.values())
         order, skip = modules["scan_order"], modules["scan_skip"]
-        _sources.append(SimpleNamespace(path="source", scan=order.scan, skip=skip.skip, skip_items=skip.skip_items))
+        _sources.append(SimpleNamespace(path="source", scan=order.scan, skip=skip.skip, skip_items=skip.skip_items,
+                                        Skipper=skip.Skipper))
     return _sources[0]
 
 
 def scan_compiled() -> SimpleNamespace:
     if not jsonscan.COMPILED:
         pytest.skip(NOT_COMPILED)
-    return SimpleNamespace(path="compiled", scan=scan_order.scan, skip=scan_skip.skip, skip_items=scan_skip.skip_items)
+    return SimpleNamespace(path="compiled", scan=scan_order.scan, skip=scan_skip.skip, skip_items=scan_skip.skip_items,
+                           Skipper=scan_skip.Skipper)
 
 
 @pytest.fixture(params=["compiled", "source"])
@@ -81,8 +83,7 @@ def scanner(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
     and the locator use the one under test."""
     chosen = scan_compiled() if request.param == "compiled" else scan_source()
     monkeypatch.setattr(jsonscan, "_scan", chosen.scan)
-    monkeypatch.setattr(partial, "_skip", chosen.skip)
-    monkeypatch.setattr(partial, "_skip_items", chosen.skip_items)
+    monkeypatch.setattr(partial, "_Skipper", chosen.Skipper)
     monkeypatch.setattr(locate, "_c_skip", chosen.skip)
     return chosen
 

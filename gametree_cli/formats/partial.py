@@ -38,7 +38,7 @@ from .jsonscan import ID_REASON, NOT_MISTAKES, Declined, check_scan
 from . import scan_skip
 
 # compiled only: uncompiled, no scanner stops early (formats/jsonscan.py), so there is nothing to read here
-_skip, _skip_items = (scan_skip.skip, scan_skip.skip_items) if scan_skip.COMPILED else (None, None)
+_Skipper = scan_skip.Skipper if scan_skip.COMPILED else None
 
 __all__ = ["first_error", "partial_error"]
 
@@ -85,7 +85,7 @@ def first_error(text: str, declined: Declined, source: Source, max_nodes: int) -
 
 def partial_error(text: str, path: tuple[int, ...], source: Source, max_nodes: int) -> GameTreeError | None:
     """Build the partial document of the nodes on ``path``; the error the builder raises, or None."""
-    if _skip is None:
+    if _Skipper is None:
         return None
     try:
         document = _Partial(text).document(path)
@@ -109,11 +109,12 @@ _DECODER = json.JSONDecoder(object_pairs_hook=_unique)
 
 
 class _Reader:
-    """JSON values of a big text by position: skipped by ``scan_skip.skip`` (which checks the
-    grammar as it goes), decoded only when small and wanted."""
+    """JSON values of a big text by position: skipped by a ``scan_skip.Skipper`` (which checks
+    the grammar as it goes), decoded only when small and wanted."""
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.skipper = _Skipper(text, True)  # type: ignore[misc]
 
     def space(self, index: int) -> int:
         if self.text[index : index + 1] in _SPACES:
@@ -124,7 +125,7 @@ class _Reader:
         return self.text[index : index + 1]
 
     def end(self, index: int) -> int:
-        end: int = _skip(self.text, index)  # type: ignore[misc]
+        end: int = self.skipper.skip(index)
         if end < 0:
             raise _NotJson
         return end
@@ -132,7 +133,7 @@ class _Reader:
     def items(self, index: int, limit: int) -> tuple[int, int, bool]:
         """Skip ``limit`` elements of an array (all: -1) from the one at ``index``:
         how many, and where the next starts (False) or the array ends (True)."""
-        count, index, closed = _skip_items(self.text, index, limit)  # type: ignore[misc]
+        count, index, closed = self.skipper.skip_items(index, limit)
         if count < 0:
             raise _NotJson
         return count, index, closed

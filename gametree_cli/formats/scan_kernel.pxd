@@ -37,6 +37,7 @@ cdef class Scan:
     cdef inline void skip_ws(self) noexcept
     cdef inline bint at(self, unsigned char c) noexcept
     cdef int grow(self) except -1
+    cdef int grow_stack(self) except -1
     cdef Py_ssize_t new_node(self) except -2
     cdef int push(self, long long kind, Py_ssize_t d) except -1
     cdef int read_value(self, Py_ssize_t d) except -1

@@ -135,6 +135,11 @@ class Scan:
             self.pval, self.pval_float = memoryview(self.arrays["pval"]), memoryview(self.arrays["pval"].view(np.float64))
         return 0
 
+    def grow_stack(self):
+        """Double the stack (on its own: where memoryviews are made, Cython clears them on every call)."""
+        self.stack = memoryview(np.concatenate([self.stack, np.zeros(len(self.stack), np.int64)]))
+        return 0
+
     def new_node(self):
         """A new node, numbered depth-first (-1: too many)."""
         if self.n - self.top_object >= self.limit:
@@ -151,9 +156,7 @@ class Scan:
             return self.fail("nested too deeply")
         at: cython.Py_ssize_t = 4 * self.depth
         if at == self.stack.shape[0]:
-            grown = np.zeros(2 * at, dtype=np.int64)
-            grown[:at] = self.stack
-            self.stack = memoryview(grown)
+            self.grow_stack()
         self.stack[at], self.stack[at + 1], self.stack[at + 2], self.stack[at + 3] = kind, 0, d, 0
         self.depth += 1
         return 0
