@@ -28,7 +28,8 @@ from gametree_cli.errors import GameTreeError
 from gametree_cli.formats import loader, partial
 
 from .conftest import HANG_GUARD, ROOT
-from .test_jsonscan import SCANNER_MODULES, compiled, loads_path, scanner  # noqa: F401 (fixtures)
+from .scanner_paths import SCANNER_MODULES, compiled, scanner  # noqa: F401 (fixtures)
+from .test_jsonscan import loads_path
 
 _spec = importlib.util.spec_from_file_location("gen_bad", ROOT / "bench" / "gen_bad.py")
 gen_bad = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]

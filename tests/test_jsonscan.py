@@ -9,14 +9,12 @@ escapes and non-ASCII text. Nothing here is timed.
 
 The scanner is Python in Cython's pure-Python mode: the loader uses it only
 compiled (``jsonscan.COMPILED``; test_which_scanner_runs says which). Tests
-that take the ``scanner`` fixture run twice: compiled (skipped, saying so,
-when it is not built) and from the .py sources (:func:`scan_source`); the
-big inputs run compiled only.
+that take the ``scanner`` fixture run twice, compiled and from the .py
+sources (tests/scanner_paths.py); the big inputs run compiled only.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import os
@@ -24,7 +22,6 @@ import random
 import sys
 from fractions import Fraction
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -32,66 +29,18 @@ import pytest
 
 from gametree_cli import load_tree, parse_tree
 from gametree_cli.errors import GameTreeError
-from gametree_cli.formats import jsonscan, loader, locate, partial, scan_order, scan_skip
+from gametree_cli.formats import jsonscan, loader
 from gametree_cli.formats.jsonscan import scan_tree
 from gametree_cli.formats.locate import json_locator
 from gametree_cli.model import Source
 from gametree_cli.numeric import LazyValues, Numeric
 
+from .scanner_paths import NOT_COMPILED, SCANNER_MODULES, _sources, compiled, scan_source, scanner  # noqa: F401
+
 MAX_NODES = 10_000
-SCANNER_MODULES = ("scan_lexer", "scan_kernel", "scan_order", "scan_skip")
-NOT_COMPILED = "the JSON scanner is not compiled (no Cython or C compiler at install time); json.loads reads every file"
-_sources: list[SimpleNamespace] = []
 
 
 # -- which scanner runs --------------------------------------------------------------------
-
-
-def scan_source() -> SimpleNamespace:
-    """The scanner's modules run from their .py sources, whether or not they are compiled: loaded under
-    their own names for a moment, so that their imports of each other find the sources too."""
-    if not _sources:
-        saved = {name: sys.modules.get(f"gametree_cli.formats.{name}") for name in SCANNER_MODULES}
-        modules = {}
-        try:
-            for name in SCANNER_MODULES:
-                path = Path(jsonscan.__file__).with_name(f"{name}.py")
-                spec = importlib.util.spec_from_file_location(f"gametree_cli.formats.{name}", path)
-                modules[name] = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-                sys.modules[spec.name] = modules[name]  # type: ignore[union-attr]
-                spec.loader.exec_module(modules[name])  # type: ignore[union-attr]
-        finally:
-            for name, module in saved.items():
-                sys.modules[f"gametree_cli.formats.{name}"] = module  # type: ignore[assignment]
-        assert not any(module.COMPILED for module in modules.values())
-        order, skip = modules["scan_order"], modules["scan_skip"]
-        _sources.append(SimpleNamespace(path="source", scan=order.scan, skip=skip.skip, skip_items=skip.skip_items,
-                                        Skipper=skip.Skipper))
-    return _sources[0]
-
-
-def scan_compiled() -> SimpleNamespace:
-    if not jsonscan.COMPILED:
-        pytest.skip(NOT_COMPILED)
-    return SimpleNamespace(path="compiled", scan=scan_order.scan, skip=scan_skip.skip, skip_items=scan_skip.skip_items,
-                           Skipper=scan_skip.Skipper)
-
-
-@pytest.fixture(params=["compiled", "source"])
-def scanner(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> SimpleNamespace:
-    """Run the test with the compiled scanner, then with its Python source; the loader, partial.py
-    and the locator use the one under test."""
-    chosen = scan_compiled() if request.param == "compiled" else scan_source()
-    monkeypatch.setattr(jsonscan, "_scan", chosen.scan)
-    monkeypatch.setattr(partial, "_Skipper", chosen.Skipper)
-    monkeypatch.setattr(locate, "_c_skip", chosen.skip)
-    return chosen
-
-
-@pytest.fixture
-def compiled() -> SimpleNamespace:
-    """The compiled scanner only: inputs too big for the source (seconds each)."""
-    return scan_compiled()
 
 
 def test_which_scanner_runs() -> None:
