@@ -206,7 +206,24 @@ def test_skip_ends_where_json_ends(scanner):
         except ValueError:
             end = -1
         assert scanner.skip(text, 0) == end, text
-        assert scanner.Skipper(text, True).skip(0) == end, text  # ASCII texts read from their bytes
+        assert scanner.Skipper(text).skip(0) == end, text
+
+
+def test_skip_reads_long_texts_window_by_window(scanner):
+    """Compiled, the text is read in windows of 65,536 characters (Latin-1 bytes when they all are):
+    values, keys compared with keys and wide characters across their edges."""
+    rng = random.Random(5)
+    words = ["a", "é", "北", "🎲", "\\u00e9", "n\\\"q"]
+    items = [{rng.choice(["k", "kk", "é", "北"]) + str(i % 7): rng.choice(words), "v": [i, -1.5e3, None]}
+             for i in range(3000)]
+    for i in (10, 1500, 2990):
+        items[i]["long"] = "x" * 70_000  # a string longer than a window
+    text = json.dumps(items, ensure_ascii=False)
+    assert 3 * 65_536 < len(text) < 400_000
+    assert scanner.skip(text, 0) == json.JSONDecoder().raw_decode(text)[1] == len(text)
+    assert scanner.skip_items(text, 1, -1) == (3000, len(text), True)
+    twice = text[:-2] + ', "v": 1}]'  # the last object's key "v" again, far from its first one
+    assert scanner.skip(twice, 0) == -1 and scanner.skip(twice, 0, False) == len(twice)
 
 
 def test_skip_items_counts_and_stops(scanner):

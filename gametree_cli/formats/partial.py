@@ -114,7 +114,7 @@ class _Reader:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.skipper = _Skipper(text, True)  # type: ignore[misc]
+        self.skipper = _Skipper(text)  # type: ignore[misc]
 
     def space(self, index: int) -> int:
         if self.text[index : index + 1] in _SPACES:

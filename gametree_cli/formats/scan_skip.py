@@ -40,6 +40,7 @@ __all__ = ["skip", "skip_items", "Skipper", "COMPILED", "SKIP_KEYS"]
 COMPILED = cython.compiled
 SKIP_KEYS = 256
 _KEYS = cython.declare(cython.Py_ssize_t, SKIP_KEYS)
+_WINDOW = cython.declare(cython.Py_ssize_t, 1 << 16)
 _MAX_DIGITS = cython.declare(cython.Py_ssize_t, 4300)
 _VALUE = cython.declare(cython.int, 0)
 _KEY = cython.declare(cython.int, 1)
@@ -67,14 +68,18 @@ def _hex(c: cython.Py_UCS4) -> cython.bint:
 @cython.cclass
 class Skipper:
     """One text, for many calls: per open container its bracket and where its keys start; the
-    keys of the open objects as (start, length). With ``ascii_copy`` (compiled), an ASCII text
-    is read from a copy of its bytes (the same indexes), which is four times faster than
-    reading the str a character at a time: worth it when most of a big text is skipped."""
+    keys of the open objects as (start, length). Compiled, the text is read through a window
+    of ``_WINDOW`` characters copied as Latin-1 bytes when they all are (one byte a character:
+    the same indexes), which is three times faster than reading the str a character at a
+    time; a window of other characters is read from the str."""
 
-    __slots__ = ("text", "data", "ascii", "length", "lenient", "escaped", "opened", "base", "keys")
+    __slots__ = ("text", "window", "low", "high", "narrow", "length", "lenient", "escaped", "opened", "base",
+                 "keys")
     text: str
-    data: cython.const[cython.uchar][::1]
-    ascii: cython.bint
+    window: cython.const[cython.uchar][::1]  # text[low:high] as Latin-1, when narrow
+    low: cython.Py_ssize_t
+    high: cython.Py_ssize_t
+    narrow: cython.bint
     length: cython.Py_ssize_t
     lenient: cython.bint  # keys and integer lengths are not checked (a locator's skip)
     escaped: cython.bint  # the last string had a backslash
@@ -82,10 +87,9 @@ class Skipper:
     base: cython.longlong[::1]
     keys: cython.longlong[::1]
 
-    def __init__(self, text: str, ascii_copy: bool = False) -> None:
+    def __init__(self, text: str) -> None:
         self.text, self.length, self.lenient, self.escaped = text, len(text), False, False
-        self.ascii = cython.compiled and ascii_copy and text.isascii()
-        self.data = text.encode("ascii") if self.ascii else b""
+        self.window, self.low, self.high, self.narrow = b"", 0, 0, False
         # memoryviews: uncompiled, their items are Python ints, as compiled
         self.opened, self.base, self.keys = (memoryview(np.zeros(size, np.int64)) for size in (16, 16, 64))
 
@@ -93,10 +97,32 @@ class Skipper:
     @cython.inline
     @cython.exceptval(check=False)
     def at(self, i: cython.Py_ssize_t) -> cython.Py_UCS4:
-        """The character at i: the one place that reads the text."""
-        if self.ascii:
-            return self.data[i]
+        """The character at i: the one place that reads the text (small, so that it is inlined)."""
+        if self.low <= i < self.high and self.narrow:
+            return self.window[i - self.low]
+        return self.at_moved(i)
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def at_moved(self, i: cython.Py_ssize_t) -> cython.Py_UCS4:
+        """The character at i, outside the window or in a wide one."""
+        if i < self.low or i >= self.high:
+            self.move(i)
+        if self.narrow:
+            return self.window[i - self.low]
         return self.text[i]
+
+    @cython.cfunc
+    @cython.exceptval(check=False)
+    def move(self, i: cython.Py_ssize_t) -> cython.void:
+        """Move the window to start at i (uncompiled, the str is read: its items are characters).
+        It raises nothing: without memory for a window, the str is read."""
+        self.low, self.high, self.narrow = i, min(i + _WINDOW, self.length), False
+        try:
+            self.window = self.text[self.low : self.high].encode("latin-1")
+            self.narrow = cython.compiled
+        except (UnicodeEncodeError, MemoryError):
+            pass
 
     def skip(self, index: int, check: bool = True) -> int:
         """:func:`skip` in this text."""
