@@ -9,9 +9,8 @@ rounds it), strings checked as json checks them plus valid UTF-8, the keys
 of the tree format by number. A token it does not accept sets ``why`` and
 returns 1 (or -1 where the result is a number): a *bail*, never an error.
 
-Cython's pure-Python mode; the C types of :class:`Lexer` are in
-``scan_lexer.pxd`` (so that :mod:`.scan_kernel` can call its methods as C).
-Compiled by setup.py, or the same source as plain Python (``cython.compiled``).
+Cython's pure-Python mode (the C types are in scan_lexer.pxd, so that :mod:`.scan_kernel`
+calls the methods as C): compiled by setup.py, or the same source as plain Python.
 """
 
 from __future__ import annotations
@@ -66,6 +65,7 @@ def _digit(c: cython.uchar) -> cython.bint:
 @cython.exceptval(check=False)
 def _hex(c: cython.uchar) -> cython.bint:
     return 48 <= c <= 57 or 97 <= c <= 102 or 65 <= c <= 70
+
 
 @cython.final
 @cython.cclass
