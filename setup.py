@@ -2,7 +2,7 @@
 
 Every extension is optional: without a working C compiler (or without
 Cython) the install still succeeds and the same answers come from Python,
-slower. ``gametree_cli/algorithms/search.py``, the one alpha-beta/minimax
+slower. ``gametree_cli/search/depth_first.py``, the one alpha-beta/minimax
 loop, and the JSON tree scanner (``gametree_cli/formats/scan_*.py``) are
 plain Python written in Cython's pure-Python mode: Cython compiles those very
 files when it is there (``search.COMPILED`` and ``scan_kernel.COMPILED`` tell
@@ -14,11 +14,11 @@ from setuptools import Extension, setup
 
 #: modules written in Cython's pure-Python mode: compiled when Cython and a C compiler are there
 COMPILED_MODULES = [
-    "gametree_cli/algorithms/search.py",  # the one alpha-beta/minimax loop
-    "gametree_cli/formats/scan_lexer.py",  # the JSON tree scanner (formats/jsonscan.py)
-    "gametree_cli/formats/scan_kernel.py",
-    "gametree_cli/formats/scan_order.py",
-    "gametree_cli/formats/scan_skip.py",  # JSON values skipped (formats/partial.py, locate.py)
+    "gametree_cli/search/depth_first.py",  # the one alpha-beta/minimax loop
+    "gametree_cli/io/scan_lexer.py",  # the JSON tree scanner (formats/jsonscan.py)
+    "gametree_cli/io/scan_kernel.py",
+    "gametree_cli/io/scan_order.py",
+    "gametree_cli/io/scan_skip.py",  # JSON values skipped (formats/partial.py, locate.py)
 ]
 
 

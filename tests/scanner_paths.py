@@ -17,7 +17,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from gametree_cli.formats import jsonscan, locate, partial, scan_order, scan_skip
+from gametree_cli.io import jsonscan, locate, partial, scan_order, scan_skip
 
 SCANNER_MODULES = ("scan_lexer", "scan_kernel", "scan_order", "scan_skip")
 NOT_COMPILED = "the JSON scanner is not compiled (no Cython or C compiler at install time); json.loads reads every file"
@@ -31,18 +31,18 @@ def scan_source() -> SimpleNamespace:
     """The scanner's modules run from their .py sources, whether or not they are compiled: loaded under
     their own names for a moment, so that their imports of each other find the sources too."""
     if not _sources:
-        saved = {name: sys.modules.get(f"gametree_cli.formats.{name}") for name in SCANNER_MODULES}
+        saved = {name: sys.modules.get(f"gametree_cli.io.{name}") for name in SCANNER_MODULES}
         modules = {}
         try:
             for name in SCANNER_MODULES:
                 path = Path(jsonscan.__file__).with_name(f"{name}.py")
-                spec = importlib.util.spec_from_file_location(f"gametree_cli.formats.{name}", path)
+                spec = importlib.util.spec_from_file_location(f"gametree_cli.io.{name}", path)
                 modules[name] = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
                 sys.modules[spec.name] = modules[name]  # type: ignore[union-attr]
                 spec.loader.exec_module(modules[name])  # type: ignore[union-attr]
         finally:
             for name, module in saved.items():
-                sys.modules[f"gametree_cli.formats.{name}"] = module  # type: ignore[assignment]
+                sys.modules[f"gametree_cli.io.{name}"] = module  # type: ignore[assignment]
         assert not any(module.COMPILED for module in modules.values())
         order, skip = modules["scan_order"], modules["scan_skip"]
         _sources.append(SimpleNamespace(path="source", scan=order.scan, skip=skip.skip, skip_items=skip.skip_items,

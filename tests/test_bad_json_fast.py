@@ -23,9 +23,9 @@ from typing import Any
 
 import pytest
 
-from gametree_cli.formats.loader import parse_tree
-from gametree_cli.errors import GameTreeError
-from gametree_cli.formats import loader, partial
+from gametree_cli.io.loader import parse_tree
+from gametree_cli.core.errors import GameTreeError
+from gametree_cli.io import loader, partial
 
 from .conftest import HANG_GUARD, ROOT
 from .scanner_paths import SCANNER_MODULES, compiled, scanner  # noqa: F401 (fixtures)
@@ -154,7 +154,7 @@ def test_default_ids_of_named_siblings_past_the_first_64_clash_with_nothing(scan
 SOURCE_ONLY = f"""
 import importlib.util, pathlib, sys
 class SourceOnly:
-    names = {{f"gametree_cli.formats.{{name}}" for name in {SCANNER_MODULES!r}}}
+    names = {{f"gametree_cli.io.{{name}}" for name in {SCANNER_MODULES!r}}}
     @classmethod
     def find_spec(cls, name, path=None, target=None):
         for entry in path or () if name in cls.names else ():
@@ -174,7 +174,7 @@ def test_without_the_compiled_scanner(tmp_path):
         files.append(str(gen_bad.write_bad(kind, tmp_path / f"{kind}.json", depth=5)))
     script = (SOURCE_ONLY +
               "from gametree_cli import load_tree\n"
-              "from gametree_cli.formats import jsonscan, locate, partial\n"
+              "from gametree_cli.io import jsonscan, locate, partial\n"
               "assert not jsonscan.COMPILED and jsonscan._scan is None and partial._Skipper is None\n"
               "assert locate._c_skip is None\n"
               "for name in sys.argv[1:]:\n"

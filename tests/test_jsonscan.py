@@ -27,13 +27,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from gametree_cli.formats.loader import load_tree, parse_tree
-from gametree_cli.errors import GameTreeError
-from gametree_cli.formats import jsonscan, loader
-from gametree_cli.formats.jsonscan import scan_tree
-from gametree_cli.formats.locate import json_locator
-from gametree_cli.model import Source
-from gametree_cli.numeric import LazyValues, Numeric
+from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.core.errors import GameTreeError
+from gametree_cli.io import jsonscan, loader
+from gametree_cli.io.jsonscan import scan_tree
+from gametree_cli.io.locate import json_locator
+from gametree_cli.core.model import Source
+from gametree_cli.core.numeric import LazyValues, Numeric
 
 from .scanner_paths import NOT_COMPILED, SCANNER_MODULES, _sources, compiled, scan_source, scanner  # noqa: F401
 
@@ -48,7 +48,7 @@ def test_which_scanner_runs() -> None:
     if not jsonscan.COMPILED:
         pytest.skip(NOT_COMPILED)
     for name in SCANNER_MODULES:
-        built = Path(sys.modules[f"gametree_cli.formats.{name}"].__file__)  # type: ignore[arg-type]
+        built = Path(sys.modules[f"gametree_cli.io.{name}"].__file__)  # type: ignore[arg-type]
         source = built.with_name(f"{name}.py")
         assert built.suffix in (".so", ".pyd"), built
         assert os.path.getmtime(built) >= os.path.getmtime(source), (

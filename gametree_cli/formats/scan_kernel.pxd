@@ -4,7 +4,7 @@
 
 cimport cython
 
-from gametree_cli.formats.scan_lexer cimport Lexer
+from gametree_cli.io.scan_lexer cimport Lexer
 
 
 @cython.final

@@ -1,0 +1,279 @@
+# cython: boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+"""The JSON tree scanner's entry, ``scan``: the depth-first pass, then the nodes numbered breadth-first.
+
+``scan(text, max_nodes, mode=0)`` reads the JSON text (str, or its UTF-8
+bytes) of a plain two-player tree file (:mod:`.scan_kernel`) and returns
+either why it *bailed* (a str: the caller runs the json.loads path) or::
+
+    kind     bytearray[n]     LEAF/MAX/MIN/CHANCE per node (model.py's codes)
+    count    bytearray[8n]    int64 children per node
+    first    bytearray[8n]    int64 first child (0 for leaves)
+    player   bytearray[2n]    int16 0 (MAX), 1 (MIN), -1 (leaves, chance)
+    leaf     bytearray[8n]    int64 or float64 leaf values (0 at inner nodes)
+    is_float bool             the leaves are decimals
+    prob     list[n] | None   edge probabilities (None under non-chance parents)
+    exact    (bytearray[8n], int) | None   the probabilities as int64 numerators over one
+                              denominator (numeric._exact_probabilities); None: Python works it out
+    evals    dict             node -> int | float, inner nodes only
+    moves    dict             node -> str
+    header   dict             top-level key -> JSON text of its value
+
+with nodes numbered breadth-first (the children of a node are contiguous and
+follow those of every node before it), dicts in node order. Mode 1 bails
+with ``(why, offset, path)``: offset is where the scan stood (bytes of the
+UTF-8 text, just past what it refused; -1 for a bail while numbering, e.g.
+probabilities), path the child positions from the root to the node it was
+reading (formats/partial.py words the error from the nodes on it). Mode 2
+only checks: it reads on past ``id`` keys, lets integer and decimal leaves
+mix, keeps no moves, and returns None when it finds nothing to bail at.
+
+Cython's pure-Python mode, like :mod:`.scan_kernel` (``COMPILED``).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+try:
+    import cython
+except ImportError:  # no Cython where this runs (it is a build tool): the stand-ins
+    from ..search._no_cython import cython
+
+from .scan_kernel import NODE_FLAGS, scan_depth_first
+
+__all__ = ["scan", "BUILD", "WHERE", "CHECK", "COMPILED"]
+
+#: True when this module runs compiled (setup.py's optional Cython extension)
+COMPILED = cython.compiled
+
+BUILD, WHERE, CHECK = 0, 1, 2  # scan's modes
+_LEAF = cython.declare(cython.int, 0)
+_MAX = cython.declare(cython.int, 1)
+_MIN = cython.declare(cython.int, 2)
+_CHANCE = cython.declare(cython.int, 3)
+_TYPE = cython.declare(cython.ushort, NODE_FLAGS["type"])
+_INNER = cython.declare(cython.ushort, NODE_FLAGS["inner"])
+_HAS_P = cython.declare(cython.ushort, NODE_FLAGS["has_p"])
+_P = cython.declare(cython.ushort, NODE_FLAGS["p"])
+_P_FLOAT = cython.declare(cython.ushort, NODE_FLAGS["p_float"])
+_EVAL = cython.declare(cython.ushort, NODE_FLAGS["eval"])
+_MOVE = cython.declare(cython.ushort, NODE_FLAGS["move"])
+_INT64_MAX = cython.declare(cython.ulonglong, (1 << 63) - 1)
+_UINT64_MAX = cython.declare(cython.ulonglong, (1 << 64) - 1)
+
+
+def scan(text: str | bytes, max_nodes: int, mode: int = BUILD) -> Any:
+    """The arrays of a plain two-player JSON tree file, or why (and in modes 1/2 where) the
+    scanner leaves it to the json.loads path; see the module docstring."""
+    try:
+        data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    except UnicodeEncodeError:
+        return "text that is not valid Unicode" if mode == BUILD else ("text that is not valid Unicode", 0, ())
+    found = scan_depth_first(data, max_nodes, mode == CHECK)
+    del data
+    where = -1
+    if not found["why"]:
+        if mode == CHECK and not found["any_p"]:  # checked: numbering the nodes would find nothing more
+            return None
+        pval = found.get("pval", np.zeros(1, dtype=np.int64))
+        views = [memoryview(found[name]) for name in ("kids", "size", "flags", "leaf")]
+        result = _number(*views, memoryview(pval), memoryview(pval.view(np.float64)), found["n"], found["root"],
+                         found["evals"], found["moves"], found["any_float"], found["header"])
+        del views
+        if len(result) > 2:
+            return None if mode == CHECK else result
+        found["why"], where = result
+    if mode == BUILD:
+        return found["why"]
+    if where < 0:
+        return found["why"], found["pos"], found["path"]
+    return found["why"], -1, _dfs_path(found["size"], found["root"], where)
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+def _resolve(f: cython.ushort, inherited: cython.int) -> cython.int:
+    """A node's kind: a leaf, as declared, or the opposite of the decision above it."""
+    if not f & _INNER:
+        return _LEAF
+    if f & _TYPE:
+        return f & _TYPE
+    return _MIN if inherited == _MAX else _MAX
+
+
+@cython.locals(n=cython.Py_ssize_t, b=cython.Py_ssize_t, tail=cython.Py_ssize_t, u=cython.Py_ssize_t,
+               c=cython.Py_ssize_t, i=cython.Py_ssize_t, k=cython.Py_ssize_t, f=cython.ushort, kd=cython.int,
+               below=cython.int)
+def _number(kids: cython.const[cython.int][::1], size: cython.const[cython.int][::1],
+            flags: cython.const[cython.ushort][::1], leaf: cython.const[cython.longlong][::1],
+            pval: cython.const[cython.longlong][::1], pval_float: cython.const[cython.double][::1],
+            n_all: cython.Py_ssize_t, root: cython.Py_ssize_t, evals: dict, moves: dict, any_float: bool,
+            header: dict) -> tuple:
+    """Number the nodes breadth-first: the results, or (why, the depth-first node it is about)."""
+    n = n_all - root
+    kind_b, count_b, first_b, player_b, leaf_b = bytearray(n), bytearray(8 * n), bytearray(8 * n), \
+        bytearray(2 * n), bytearray(8 * n)
+    # memoryviews: uncompiled, their items are Python ints and floats, as compiled
+    kind: cython.uchar[::1] = memoryview(kind_b)
+    count: cython.longlong[::1] = memoryview(count_b).cast("q")
+    first: cython.longlong[::1] = memoryview(first_b).cast("q")
+    player: cython.short[::1] = memoryview(player_b).cast("h")
+    leaf_out: cython.longlong[::1] = memoryview(leaf_b).cast("q")
+    order: cython.int[::1] = memoryview(np.empty(n, dtype=np.int32))  # the depth-first number of each node
+    inherit: cython.uchar[::1] = memoryview(np.empty(n, dtype=np.uint8))  # the decision kind above it
+    shares = _Shares(n)
+    evals_out: dict = {}
+    moves_out: dict = {}
+    if flags[root] & _HAS_P:
+        return "p on the root", root
+    order[0], inherit[0], kind[0] = root, 0, _resolve(flags[root], 0)
+    tail = 1
+    for b in range(n):
+        if b >= tail:
+            return "internal: sizes disagree", -1
+        u = order[b]
+        f, k, kd = flags[u], kids[u], kind[b]
+        count[b], first[b] = k, tail if k else 0
+        player[b] = 0 if kd == _MAX else 1 if kd == _MIN else -1
+        leaf_out[b] = 0 if k else leaf[u]
+        if f & _MOVE:
+            moves_out[b] = moves[u]
+        if f & _EVAL and k:
+            evals_out[b] = evals[u]
+        if not k:
+            continue
+        if tail + k > n:
+            return "internal: sizes disagree", -1
+        below = kd if kd == _MAX or kd == _MIN else inherit[b]
+        c = u + 1
+        for i in range(tail, tail + k):
+            if c >= n_all:
+                return "internal: sizes disagree", -1
+            if flags[c] & _HAS_P and kd != _CHANCE:
+                return "p under a node that is not a chance node", c
+            order[i], kind[i], inherit[i] = c, _resolve(flags[c], below), below
+            c += size[c]
+        if kd == _CHANCE:
+            why = shares.chance(order, tail, k, flags, pval, pval_float)
+            if why:
+                return why, u
+        tail += k
+    if tail != n:
+        return "internal: sizes disagree", -1
+    return (kind_b, count_b, first_b, player_b, leaf_b, any_float, shares.prob, shares.exact_numerators(),
+            evals_out, moves_out, header)
+
+
+@cython.cfunc
+@cython.exceptval(check=False)
+def _gcd(a: cython.ulonglong, b: cython.ulonglong) -> cython.ulonglong:
+    while b:
+        a, b = b, a % b
+    return a
+
+
+@cython.cclass
+class _Shares:
+    """The edge probabilities: the Python list, and the same as int64 numerators over one
+    denominator (numeric._exact_probabilities) while every share is 0 or 1/k (uniform, or an
+    integer p: 0 or 1): per edge k (0 for a zero share) and the running lcm of the k; exact goes
+    False when a decimal comes or the lcm outgrows uint64 (Python then decides)."""
+
+    __slots__ = ("n", "prob", "unit_b", "unit", "lcm", "exact", "uniform_k", "uniform")
+    n: cython.Py_ssize_t
+    prob: object  # list[n], once there is a chance node
+    unit_b: object
+    unit: cython.longlong[::1]
+    lcm: cython.ulonglong
+    exact: cython.bint
+    uniform_k: cython.Py_ssize_t  # the last uniform share made, reused: 1/k
+    uniform: object
+
+    def __init__(self, n: int) -> None:
+        self.n, self.prob, self.unit_b, self.lcm, self.exact, self.uniform_k, self.uniform = n, None, None, 1, True, \
+            0, None
+
+    @cython.cfunc
+    def share(self, at: cython.Py_ssize_t, k: cython.ulonglong) -> cython.void:
+        self.unit[at] = k
+        if not self.exact or k <= 1:
+            return
+        step: cython.ulonglong = k // _gcd(self.lcm, k)
+        if self.lcm > _UINT64_MAX // step:
+            self.exact = False
+        else:
+            self.lcm *= step
+
+    @cython.locals(i=cython.Py_ssize_t, c=cython.Py_ssize_t, given=cython.Py_ssize_t, decimals=cython.Py_ssize_t,
+                   total=cython.longlong)
+    def chance(self, order: cython.const[cython.int][::1], at: cython.Py_ssize_t, k: cython.Py_ssize_t,
+               flags: cython.const[cython.ushort][::1], pval: cython.const[cython.longlong][::1],
+               pval_float: cython.const[cython.double][::1]) -> str:
+        """The probabilities of one chance node's k children (breadth-first at..at+k, depth-first
+        order[...]); why they are refused, or ''."""
+        if self.prob is None:
+            self.prob, self.unit_b = [None] * self.n, bytearray(8 * self.n)
+            self.unit = memoryview(self.unit_b).cast("q")
+        given = decimals = 0
+        for i in range(at, at + k):
+            given += (flags[order[i]] & _P) != 0
+            decimals += (flags[order[i]] & _P) != 0 and (flags[order[i]] & _P_FLOAT) != 0
+        prob: list = self.prob
+        if given == 0:
+            if self.uniform_k != k:
+                self.uniform, self.uniform_k = 1 if k == 1 else Fraction(1, k), k
+            for i in range(at, at + k):
+                prob[i] = self.uniform
+                self.share(i, k)
+            return ""
+        if given != k:
+            return "p given to some children of a chance node only"
+        if decimals == 0:
+            total = 0
+            for i in range(at, at + k):
+                if pval[order[i]] > 1:
+                    return "probabilities that do not sum to 1"
+                total += pval[order[i]]
+            if total != 1:
+                return "probabilities that do not sum to 1"
+            for i in range(at, at + k):
+                self.share(i, pval[order[i]])  # 0 or 1
+                prob[i] = int(pval[order[i]])
+            return ""
+        if decimals != k:
+            return "integer and decimal probabilities mixed"
+        self.exact = False
+        values = [float(pval_float[order[i]]) for i in range(at, at + k)]
+        if not math.isclose(sum(values), 1.0, rel_tol=1e-9, abs_tol=1e-9):
+            return "probabilities that do not sum to 1"
+        prob[at : at + k] = values
+        return ""
+
+    def exact_numerators(self) -> Any:
+        """(numerators as int64 bytes, the denominator), or None (no chance node, or Python decides)."""
+        if self.prob is None or not self.exact or self.lcm > _INT64_MAX:
+            return None
+        i: cython.Py_ssize_t
+        for i in range(self.n):  # numerators lcm / k; p <= 1, so they fit when the lcm does
+            self.unit[i] = self.lcm // self.unit[i] if self.unit[i] else 0
+        return self.unit_b, int(self.lcm)
+
+
+def _dfs_path(size: Any, root: int, node: int) -> tuple:
+    """Child positions from the root to depth-first ``node`` (every subtree size is known)."""
+    path, at = [], root
+    while at != node:
+        if node <= at or node >= at + size[at]:
+            break  # not below (an internal bail): stop
+        child, index = at + 1, 0
+        while child + size[child] <= node:
+            child += size[child]
+            index += 1
+        path.append(index)
+        at = child
+    return tuple(path)
