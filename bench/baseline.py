@@ -90,7 +90,7 @@ def alpha_beta_search(root):
 
 
 def expectiminimax(node):
-    """EXPECTIMINIMAX with equally likely outcomes at chance nodes (no ``p`` in the benchmark trees)."""
+    """EXPECTIMINIMAX: a chance node weighs its children by their ``p``, or equally when they have none."""
     global visited
     visited += 1
     if "children" not in node:
@@ -101,6 +101,9 @@ def expectiminimax(node):
         return max(values)
     if kind == "min":
         return min(values)
+    children = node["children"]
+    if "p" in children[0]:  # explicit probabilities (decimals: bench/gen.py --probabilities decimal)
+        return sum(child["p"] * value for child, value in zip(children, values))
     return sum(values) / len(values)
 
 

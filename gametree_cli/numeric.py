@@ -151,12 +151,15 @@ class Numeric:
             (int64; 0 where the parent is not a chance node), or None when the
             probabilities are not all exact, or the tree has none.
         prob_denominator: common denominator of ``prob``.
+        prob_decimal: per node, whether its ``p`` was written as a decimal (its
+            numerator is the decimal as written); None when none was.
     """
 
     leaf: np.ndarray
     denominator: int
     prob: np.ndarray | None
     prob_denominator: int
+    prob_decimal: np.ndarray | None = None
 
     @property
     def exact(self) -> bool:
@@ -234,12 +237,18 @@ def numeric_from_array(tree: Tree, leaf: np.ndarray, denominator: int = 1,
 
 def _remember(tree: Tree, leaf: np.ndarray, denominator: int,
               exact_prob: tuple[np.ndarray, int] | None = None) -> Numeric:
-    prob, prob_denominator = None, 1
+    prob, prob_denominator, prob_decimal = None, 1, None
     if tree.prob is not None:
         exact = exact_prob if exact_prob is not None else _exact_probabilities(tree.prob)
         if exact is not None:
             prob, prob_denominator = exact
-    numeric = Numeric(leaf, denominator, prob, prob_denominator)
+        else:  # decimals among them: numerators of the decimals as written (written.py)
+            from .written import written_probabilities
+
+            written = written_probabilities(tree.prob)
+            if written is not None:
+                prob, prob_denominator, prob_decimal = written
+    numeric = Numeric(leaf, denominator, prob, prob_denominator, prob_decimal)
     tree._numeric = numeric
     return numeric
 

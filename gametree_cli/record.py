@@ -47,7 +47,13 @@ class SearchRecord:
             (the depth-first search fills them; None for records made from lists).
         best: decision node -> the child it chose, when the search said so.
         bound: shallow pruning only: inner node -> the Bound it was searched with.
+        engine: which path made it: ``"search"`` (the depth-first search) or ``"sweep"``
+            (the NumPy level sweep); ``python_levels``: how many top levels the sweep
+            left to the Python rules (int64 would have overflowed there).
     """
+
+    engine = "search"
+    python_levels = 0
 
     def __init__(
         self,
