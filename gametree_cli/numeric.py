@@ -239,7 +239,9 @@ def _remember(tree: Tree, leaf: np.ndarray, denominator: int,
               exact_prob: tuple[np.ndarray, int] | None = None) -> Numeric:
     prob, prob_denominator, prob_decimal = None, 1, None
     if tree.prob is not None:
-        exact = exact_prob if exact_prob is not None else _exact_probabilities(tree.prob)
+        exact = exact_prob
+        if exact is None and float not in set(map(type, tree.prob)):
+            exact = _exact_probabilities(tree.prob)
         if exact is not None:
             prob, prob_denominator = exact
         else:  # decimals among them: numerators of the decimals as written (written.py)

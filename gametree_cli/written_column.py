@@ -20,7 +20,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .columns import Column
-from .numbers import Value
+from .numbers import Value, number_to_json
 from .written import WRITTEN_LIMIT
 
 __all__ = ["WrittenColumn", "written_column"]
@@ -53,12 +53,41 @@ class WrittenColumn(Column):
         codes = np.asarray(codes, dtype=np.int64)
         numerators = codes >> 1
         decimal = (codes & 1).astype(bool)
-        if not decimal.any() and self.denominator == 1:
-            return numerators.tolist()  # type: ignore[no-any-return]
-        largest = int(np.abs(numerators).max(initial=0))
-        if decimal.all() and largest < _EXACT_FLOAT and self.denominator < _EXACT_FLOAT:
-            return (numerators / float(self.denominator)).tolist()  # type: ignore[no-any-return]
-        return list(map(self._decode(), codes.tolist()))
+        if not decimal.any():
+            return _exact_many(numerators, self.denominator) if self.denominator != 1 else numerators.tolist()
+        floats = numerators[decimal]
+        if int(np.abs(floats).max(initial=0)) >= _EXACT_FLOAT or self.denominator >= _EXACT_FLOAT:
+            return list(map(self._decode(), codes.tolist()))
+        floats = (floats / float(self.denominator)).tolist()  # correctly rounded: both operands exact
+        if len(floats) == len(codes):
+            return floats  # type: ignore[no-any-return]
+        whole = numerators[~decimal]
+        values = np.empty(len(codes), dtype=object)
+        values[~decimal] = _exact_many(whole, self.denominator) if self.denominator != 1 else whole.tolist()
+        values[decimal] = floats
+        return values.tolist()  # type: ignore[no-any-return]
+
+
+    def json_items(self, codes: np.ndarray) -> list[Any]:
+        """The JSON forms of distinct codes (:meth:`codes`), in bulk: distinct codes print
+        apart (a numerator and a kind each), so the writers need not merge them."""
+        codes = np.asarray(codes, dtype=np.int64)
+        decimal = (codes & 1).astype(bool)
+        if decimal.all() or (self.denominator == 1 and not decimal.any()):
+            return self.decode_many(codes)
+        values = self.decode_many(codes)
+        return [number_to_json(value) if value.__class__ is Fraction else value for value in values]
+
+
+def _exact_many(numerators: np.ndarray, denominator: int) -> list[Value]:
+    """``numerators / denominator`` exactly: ints where it divides, else Fractions."""
+    if denominator >= 1 << 62:
+        return [Fraction(numerator, denominator) for numerator in numerators.tolist()]
+    whole, rest = np.divmod(numerators, denominator)
+    values: list[Value] = whole.tolist()
+    for position in np.flatnonzero(rest).tolist():
+        values[position] = Fraction(int(numerators[position]), denominator)
+    return values
 
 
 def written_column(numerators: np.ndarray, denominator: int, decimal: np.ndarray,

@@ -70,8 +70,12 @@ class RecordView:
             return _item_codes(list(map(record.values.__getitem__, nodes.tolist())), value_to_json)
         visited, raw = coded  # values in arrays: each distinct entry decoded once, then merged by how it prints
         distinct, index = dense_codes(raw)
-        merged, items = _item_codes(record.decode_values(distinct), value_to_json)
         codes = np.full(len(nodes), -1, dtype=np.int64)
+        json_items = getattr(record.values, "json_items", None)  # codes that print apart already (written_column.py)
+        if json_items is not None:
+            codes[visited] = index
+            return codes, json_items(distinct)
+        merged, items = _item_codes(record.decode_values(distinct), value_to_json)
         codes[visited] = merged[index]
         return codes, items
 
