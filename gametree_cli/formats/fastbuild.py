@@ -111,6 +111,7 @@ def _build(
     fast_keys = FAST_KEYS
     types = _TYPES
     leaf_values: list[Value] = []
+    known_shares: dict[tuple[Any, ...], list[Number]] = {}  # chance nodes' p as written -> the checked shares
     append_kind, append_count, append_value = kinds.append, counts.append, values.append
     append_leaf = leaf_values.append
     extend_raws = raws.extend
@@ -207,7 +208,7 @@ def _build(
                     raise _Bail
                 extend_raws(children)
                 if kind == CHANCE:
-                    chance_probs.append((start, _probabilities(children)))
+                    chance_probs.append((start, _probabilities(children, known_shares)))
                     inherit += bytes((code & 7 | _UNDER_CHANCE,)) * n_children
                 else:
                     inherit += bytes((kind if kind != LEAF else code & 7,)) * n_children
@@ -263,9 +264,20 @@ def _build(
     return tree
 
 
-def _probabilities(children: list[Any]) -> list[Number]:
-    """A chance node's edge probabilities, as the general builder computes them."""
+def _probabilities(children: list[Any], known: dict[tuple[Any, ...], list[Number]] | None = None) -> list[Number]:
+    """A chance node's edge probabilities, as the general builder computes them.
+
+    ``known`` remembers the shares of each distinct list of ``p`` as written (with their
+    types: 1 and 1.0 differ), so a generated tree's million edges with a handful of
+    distinct lists (``"1/10"``, ``"1/5"``, ...) are parsed and summed once per list.
+    """
     given = [child.get("p") if type(child) is dict else None for child in children]
+    if known is not None:
+        key = (*given, *map(type, given))
+        shares = known.get(key)
+        if shares is None:
+            shares = known[key] = _probabilities(children)
+        return shares
     n_given = sum(p is not None for p in given)
     if n_given == 0:
         share = Fraction(1, len(children))
