@@ -57,9 +57,11 @@ latex:
 	      || echo "make: could not install LaTeX; the LaTeX compile test will be skipped"; \
 	  else echo "make: pdflatex with forest is missing; the LaTeX compile test will be skipped"; fi; }
 
-# The performance benchmark (several minutes; never part of `make test`): writes bench/results.md.
+# The performance benchmark (several minutes; never part of `make test`): writes bench/results.md,
+# and bench/results-real-probabilities.md (issue 14's chance tree with decimal and fraction p).
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/real_probabilities.py
 
 # Long fuzzing (never part of `make test`, ~15 min on 2 cores): the property tests of
 # tests/test_fuzz.py with many examples and a fresh seed, the algorithm cross-check on

@@ -240,14 +240,15 @@ def _remember(tree: Tree, leaf: np.ndarray, denominator: int,
     prob, prob_denominator, prob_decimal = None, 1, None
     if tree.prob is not None:
         exact = exact_prob
-        if exact is None and float not in set(map(type, tree.prob)):
+        kinds = set(map(type, tree.prob)) if exact is None else set()
+        if exact is None and float not in kinds:
             exact = _exact_probabilities(tree.prob)
         if exact is not None:
             prob, prob_denominator = exact
         else:  # decimals among them: numerators of the decimals as written (written.py)
             from .written import written_probabilities
 
-            written = written_probabilities(tree.prob)
+            written = written_probabilities(tree.prob, kinds)
             if written is not None:
                 prob, prob_denominator, prob_decimal = written
     numeric = Numeric(leaf, denominator, prob, prob_denominator, prob_decimal)

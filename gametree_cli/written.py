@@ -32,15 +32,17 @@ def _as_written(number: Number) -> Fraction:
     return Fraction(repr(number)) if number.__class__ is float else Fraction(number)
 
 
-def written_probabilities(prob: Sequence[Number | None]) -> tuple[np.ndarray, int, np.ndarray] | None:
+def written_probabilities(prob: Sequence[Number | None],
+                          kinds: set[type] | None = None) -> tuple[np.ndarray, int, np.ndarray] | None:
     """``(numerators, denominator, decimal)``: every edge probability as an int64 numerator over
     one common denominator, and per node whether its ``p`` was written as a decimal.
 
     None when the numerators do not fit (then the searches keep their Python path). Each
     distinct number is converted once: all decimals (a generated file's usual case) in
-    NumPy, else per distinct number object (loaders share them).
+    NumPy, else per distinct number object (loaders share them). ``kinds``: the types
+    in ``prob``, when the caller has them.
     """
-    kinds = set(map(type, prob))
+    kinds = kinds or set(map(type, prob))
     if kinds <= {float, type(None)}:
         return _decimal_probabilities(prob)
     objects: dict[int, Number] = {id(p): p for p in prob if p is not None}

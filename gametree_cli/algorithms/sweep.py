@@ -10,13 +10,18 @@ Exactness is kept, never traded for speed:
 
 * integer and fraction values become int64 numerators over one common
   denominator (per level, since expectations multiply denominators); any
-  risk of overflow, checked with Python integers before each level, falls
-  back to the pure-Python search;
-* decimal (float) values take a float64 path for max/min only; expectations
-  over decimals keep the Python path, which sums them as the decimals they
-  print as (see ``algorithms/chance.py``).
+  risk of overflow is checked with Python integers before each level, and
+  the levels from there up are computed by the Python search's own rules
+  over the level below (:mod:`~gametree_cli.algorithms.sweep_written`);
+* decimal probabilities and decimal leaves under chance nodes are int64
+  numerators of the decimals as written (:mod:`~gametree_cli.written`), with
+  a per-node flag for values that are decimals: the record prints those as
+  the float the Python search gives, the exact sum rounded once;
+* decimal values of trees without chance nodes take a float64 path (max and
+  min only pick values).
 
-The values reach the record as a scaled :class:`~gametree_cli.columns.Column`,
+The values reach the record as a scaled :class:`~gametree_cli.columns.Column`
+(a :class:`~gametree_cli.written_column.WrittenColumn` when some are decimals),
 which turns a node's entry into a Python ``int`` / ``Fraction`` / ``float``
 only when a view reads it: a million-node search does not pay for a million
 Python numbers nobody prints.
