@@ -45,7 +45,7 @@ from ..record import SearchRecord, Stats
 from ..written import exactly_decimal, written_leaves
 from ..written_column import written_column
 from .minimax import level_bounds
-from .sweep_written import chosen_decimal, decode_block, python_levels
+from .sweep_written import chosen_decimal, decode_block, merge_written_evals, python_levels
 
 __all__ = ["sweep"]
 
@@ -104,8 +104,13 @@ def sweep(
         start, end = levels[last]
         horizon = set((np.flatnonzero(count[start:end]) + start).tolist())
         if horizon:
-            merged = None if decimal is not None else _merge_evals(leaf, denominator,
-                                                                   {node: tree.evals[node] for node in horizon})
+            evals = {node: tree.evals[node] for node in horizon}
+            if decimal is None and has_chance and float in set(map(type, evals.values())):
+                decimal = np.zeros(len(leaf), dtype=bool)  # decimal evals under chance nodes
+            if decimal is not None:
+                merged = merge_written_evals(leaf, denominator, decimal, evals)
+            else:
+                merged = _merge_evals(leaf, denominator, evals)
             if merged is None:
                 return None
             leaf, denominator = merged

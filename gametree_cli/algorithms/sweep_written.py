@@ -23,6 +23,7 @@ level in int64 numerators; two things need care beyond that, and live here.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -30,9 +31,10 @@ import numpy as np
 
 from ..model import CHANCE, MAX, Tree
 from ..numbers import Value
+from ..numeric import LIMIT
 from .expectation import expected_value
 
-__all__ = ["chosen_decimal", "decode_block", "python_levels"]
+__all__ = ["chosen_decimal", "decode_block", "merge_written_evals", "python_levels"]
 
 
 def chosen_decimal(children: np.ndarray, decimal: np.ndarray, offsets: np.ndarray, sizes: np.ndarray,
@@ -60,6 +62,29 @@ def chosen_decimal(children: np.ndarray, decimal: np.ndarray, offsets: np.ndarra
         chosen = values.index(max(values) if maximizing[node] else min(values))
         flags[node] = decimal[lo + chosen]
     return flags
+
+
+def merge_written_evals(leaf: np.ndarray, denominator: int, decimal: np.ndarray,
+                        evals: dict[int, Value]) -> tuple[np.ndarray, int] | None:
+    """The leaf numerators with the horizon nodes' evals written in (decimals as written,
+    flagged in ``decimal``, in place), over a denominator both share; None when they do not
+    fit int64."""
+    nodes = list(evals)
+    if any(value.__class__ is float and value == 0 and math.copysign(1, value) < 0 for value in evals.values()):
+        return None  # -0.0 would come back as 0.0: the Python path keeps its sign
+    exact = [Fraction(repr(value)) if value.__class__ is float else Fraction(value)  # type: ignore[arg-type]
+             for value in evals.values()]
+    common = denominator
+    for number in exact:
+        common = common * number.denominator // math.gcd(common, number.denominator)
+    factor = common // denominator
+    numerators = [number.numerator * (common // number.denominator) for number in exact]
+    if max(map(abs, numerators), default=0) >= LIMIT or int(np.abs(leaf).max(initial=0)) * factor >= LIMIT:
+        return None
+    merged = leaf * factor
+    merged[nodes] = numerators
+    decimal[nodes] = [value.__class__ is float for value in evals.values()]
+    return merged, common
 
 
 def decode_block(numerators: np.ndarray, denominator: int, decimal: np.ndarray | None) -> list[Value]:
