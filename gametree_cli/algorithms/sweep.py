@@ -98,22 +98,14 @@ def sweep(
         decimal = np.zeros(len(leaf), dtype=bool)
         if not numeric.exact:
             decimal[count == 0] = True
-    last = len(levels) - 1
     horizon: set[int] = set()
-    if depth_limit is not None and last == depth_limit:
-        start, end = levels[last]
+    if depth_limit is not None and len(levels) - 1 == depth_limit:
+        start, end = levels[-1]
         horizon = set((np.flatnonzero(count[start:end]) + start).tolist())
-        if horizon:
-            evals = {node: tree.evals[node] for node in horizon}
-            if decimal is None and has_chance and float in set(map(type, evals.values())):
-                decimal = np.zeros(len(leaf), dtype=bool)  # decimal evals under chance nodes
-            if decimal is not None:
-                merged = merge_written_evals(leaf, denominator, decimal, evals)
-            else:
-                merged = _merge_evals(leaf, denominator, evals)
-            if merged is None:
-                return None
-            leaf, denominator = merged
+        merged = _with_evals(tree, horizon, leaf, denominator, decimal, has_chance)
+        if merged is None:
+            return None
+        leaf, denominator, decimal = merged
     stats = Stats(nodes_visited=levels[-1][1],
                   leaves_evaluated=int(np.count_nonzero(count[: levels[-1][1]] == 0)) + len(horizon))
     values = leaf.copy()
@@ -131,6 +123,21 @@ def sweep(
     record.engine = "sweep"
     record.python_levels = 0 if python_from is None else python_from + 1
     return record
+
+
+def _with_evals(tree: Tree, horizon: set[int], leaf: np.ndarray, denominator: int, decimal: np.ndarray | None,
+                has_chance: bool) -> tuple[np.ndarray, int, np.ndarray | None] | None:
+    """The leaf values with the horizon nodes' ``eval`` written in (None: no NumPy form)."""
+    if not horizon:
+        return leaf, denominator, decimal
+    evals = {node: tree.evals[node] for node in horizon}
+    if decimal is None and has_chance and float in set(map(type, evals.values())):
+        decimal = np.zeros(len(leaf), dtype=bool)  # decimal evals under chance nodes
+    if decimal is not None:
+        merged = merge_written_evals(leaf, denominator, decimal, evals)
+    else:
+        merged = _merge_evals(leaf, denominator, evals)
+    return None if merged is None else (merged[0], merged[1], decimal)
 
 
 def _levels(numeric: Numeric, kind: np.ndarray, count: np.ndarray, levels: list[tuple[int, int]],
