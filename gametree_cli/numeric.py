@@ -148,8 +148,8 @@ class Numeric:
         leaf: per node, the leaf value's numerator (int64) or decimal (float64); 0 at inner nodes.
         denominator: the common denominator of ``leaf`` when it is int64.
         prob: per node, the edge probability's numerator over ``prob_denominator``
-            (int64; 0 where the parent is not a chance node), or None when the
-            probabilities are not all exact, or the tree has none.
+            (int64; 0 where the parent is not a chance node; a decimal as the
+            decimal written), or None when they do not fit int64, or the tree has none.
         prob_denominator: common denominator of ``prob``.
         prob_decimal: per node, whether its ``p`` was written as a decimal (its
             numerator is the decimal as written); None when none was.

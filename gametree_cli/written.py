@@ -48,6 +48,8 @@ def written_probabilities(prob: Sequence[Number | None],
     objects: dict[int, Number] = {id(p): p for p in prob if p is not None}
     exact_of: dict[tuple[type, Number], Fraction] = {}
     for p in objects.values():
+        if p.__class__ is float and p == 0 and math.copysign(1, p) < 0:
+            return None  # -0.0 (see _decimal_probabilities)
         key = (p.__class__, p)
         if key not in exact_of:
             exact_of[key] = _as_written(p)
@@ -69,6 +71,8 @@ def _decimal_probabilities(prob: Sequence[float | None]) -> tuple[np.ndarray, in
     """:func:`written_probabilities` when every ``p`` is a decimal (None where there is none)."""
     shares = np.array(prob, dtype=np.float64)  # None becomes NaN
     given = ~np.isnan(shares)
+    if bool(np.any(np.signbit(shares[given]) & (shares[given] == 0))):
+        return None  # a p of -0.0 would come back as 0.0: kept as written elsewhere
     distinct = np.unique(shares[given])  # (with return_inverse it would sort indices: 8x slower)
     exact = [_as_written(share) for share in distinct.tolist()]
     denominator = 1

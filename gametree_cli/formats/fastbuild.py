@@ -272,7 +272,7 @@ def _probabilities(children: list[Any], known: dict[tuple[Any, ...], list[Number
     distinct lists (``"1/10"``, ``"1/5"``, ...) are parsed and summed once per list.
     """
     given = [child.get("p") if type(child) is dict else None for child in children]
-    if known is not None:
+    if known is not None and 0 not in given:  # (0.0 and -0.0 would share a key)
         key = (*given, *map(type, given))
         shares = known.get(key)
         if shares is None:
