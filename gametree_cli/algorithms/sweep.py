@@ -174,8 +174,10 @@ def _levels(numeric: Numeric, kind: np.ndarray, count: np.ndarray, levels: list[
                 result[is_min] = np.minimum.reduceat(children, offsets)[is_min]
             if decimal is not None and (is_max | is_min).any():
                 child_decimal = decimal[child_start:child_end]
-                if child_decimal.any():
-                    decide = is_max | is_min
+                decide = is_max | is_min
+                if child_decimal.all():  # (issue 14's tree: every max/min node over chance nodes)
+                    decimal[inner[decide]] = True
+                elif child_decimal.any():
                     chosen = chosen_decimal(children, child_decimal, offsets, sizes, result, is_max, decide, below)
                     decimal[inner[decide]] = chosen[decide]
             if averaged.any():
