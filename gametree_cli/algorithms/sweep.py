@@ -44,7 +44,7 @@ from ..progress import tick
 from ..record import SearchRecord, Stats
 from ..written import exactly_decimal, written_leaves
 from ..written_column import written_column
-from .minimax import level_bounds
+from ..levels import level_bounds
 from .sweep_written import chosen_decimal, decode_block, merge_written_evals, python_levels
 
 __all__ = ["sweep"]

@@ -44,7 +44,7 @@ from ..numeric import LazyValues, Numeric, _exact_probabilities, int64_view, num
 from ..progress import tick
 from .binary_written import WRITTEN_VERSION, check_written_sums, decode_shares, encode_probabilities
 from .binary_checks import array_dtype, check_header, check_numeric_values, check_probability_sums, check_shape, check_tree
-from .loader import register_format, write_atomically
+from ..files import write_atomically
 
 __all__ = ["MAGIC", "write_binary", "read_binary", "encode_binary"]
 
@@ -320,4 +320,3 @@ def _decode(data: bytes, name: str) -> Tree:
     return tree
 
 
-register_format("gtb", (".gtb",), tree_reader=read_binary, tree_writer=write_binary)
