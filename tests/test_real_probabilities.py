@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gametree_cli import load_tree, parse_tree, solve
-from gametree_cli.algorithms.sweep import sweep
-from gametree_cli.formats.binary import encode_binary, read_binary
-from gametree_cli.formats.document import build_tree
+from gametree_cli.search.sweep import sweep
+from gametree_cli.io.binary import encode_binary, read_binary
+from gametree_cli.io.document import build_tree
 from gametree_cli.views.result_json import result_document
 
 from . import oracles
