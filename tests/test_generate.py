@@ -10,6 +10,7 @@ import pytest
 
 from gametree_cli.errors import GameTreeError
 from gametree_cli.generate import GeneratorError, backgammon_tree, tictactoe_tree
+from gametree_cli.generate.tictactoe import WIN
 
 
 def walk(root: dict[str, Any]) -> Iterator[tuple[dict[str, Any], int]]:
@@ -61,7 +62,7 @@ def test_full_tictactoe_tree() -> None:
         nodes += 1
         if "children" not in node:
             leaves += 1
-            assert node["value"] in (-1, 0, 1)
+            assert node["value"] in (-9, 0, 9)
     assert (nodes, leaves) == (549_946, 255_168)
     assert minimax_value(root) == 0
 
@@ -79,11 +80,11 @@ def test_tictactoe_wins_end_the_game() -> None:
     # X to move can win at 3; O threatens 4-5-6
     root = tictactoe_tree("XX.OO....")["root"]
     first = root["children"][0]
-    assert first == {"move": "X3", "value": 1}
-    assert minimax_value(root) == 1
+    assert first == {"move": "X3", "value": 9}
+    assert minimax_value(root) == 9
     x9 = root["children"][-1]
     assert x9["move"] == "X9"
-    assert {"move": "O6", "value": -1} in x9["children"]  # O completes 4-5-6
+    assert {"move": "O6", "value": -9} in x9["children"]  # O completes 4-5-6
 
 
 def test_tictactoe_depth_limit_uses_open_lines() -> None:
@@ -102,23 +103,106 @@ def test_tictactoe_depth_limit_keeps_real_results_and_depth() -> None:
     document = tictactoe_tree("XX.OO....", depth=2)
     root = document["root"]
     assert document["title"] == "tic-tac-toe from XX.OO...., 2 plies"
-    assert root["children"][0] == {"move": "X3", "value": 1}  # a win, not an evaluation
+    assert root["children"][0] == {"move": "X3", "value": 9}  # a win, not an evaluation
     depths = {depth for node, depth in walk(root) if "children" not in node}
     assert depths == {1, 2}
     x9 = root["children"][-1]
     assert x9["move"] == "X9"
     o6 = next(child for child in x9["children"] if child["move"] == "O6")
-    assert o6 == {"move": "O6", "value": -1}  # O completes 4-5-6
+    assert o6 == {"move": "O6", "value": -9}  # O completes 4-5-6
     o3 = next(child for child in x9["children"] if child["move"] == "O3")
     # X at 1 2 9, O at 3 4 5: X's open lines 789 (1); O's 456 357 (2) -> -1
     assert o3 == {"move": "O3", "value": -1}
-    assert minimax_value(root) == 1
+    assert minimax_value(root) == 9
+
+
+def chosen_move(position: str, depth: int, algorithm: str = "minimax") -> str:
+    """The move gametree's search picks at the root of the depth-limited tree."""
+    from gametree_cli import solve
+    from gametree_cli.formats.document import build_tree
+
+    tree = build_tree(tictactoe_tree(position, depth))
+    record = solve(tree, algorithm)
+    return record.move(record.best_move())
+
+
+def test_tictactoe_win_outranks_every_evaluation() -> None:
+    # the notes score a win +inf: no open-lines count may reach it
+    from gametree_cli.generate.tictactoe import _FREE_OF
+
+    assert max(_FREE_OF) == 8 and WIN > 8
+    # X threatens 1-2-3; O (to move) must block at 3 whatever else looks good
+    for depth in (2, 3, 4):
+        for algorithm in ("minimax", "alphabeta"):
+            assert chosen_move("XX...O...", depth, algorithm) == "O3"
+
+
+@pytest.mark.parametrize(
+    ("position", "depths", "move"),
+    [
+        ("XX.OO....", (1, 2, 3), "X3"),  # X wins at once rather than block 4-5-6
+        ("XX.OO.X..", (1, 2, 3), "O6"),  # O wins at once rather than block 1-2-3
+        ("O.X.X....", (2, 3, 4), "O7"),  # O must block 3-5-7
+        ("XO..X....", (2, 3), "O9"),  # O must block 1-5-9
+    ],
+)
+def test_tictactoe_forced_wins_and_blocks(position: str, depths: tuple[int, ...], move: str) -> None:
+    for depth in depths:
+        assert chosen_move(position, depth) == move
+
+
+def _line_threats(board: str, player: str) -> set[int]:
+    """Empty cells that would complete a line of ``player``."""
+    lines = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+    found = set()
+    for line in lines:
+        marks = [board[cell] for cell in line]
+        if marks.count(player) == 2 and marks.count(".") == 1:
+            found.add(line[marks.index(".")])
+    return found
+
+
+def test_tictactoe_depth_limited_play_wins_and_blocks_everywhere() -> None:
+    """Every reachable position with a win at once or a single threat to block."""
+    import random
+
+    from gametree_cli import solve
+    from gametree_cli.formats.document import build_tree
+
+    rng = random.Random(13)
+    checked = 0
+    for _ in range(400):
+        board = "." * 9
+        for _ in range(rng.randrange(2, 7)):
+            mover = "X" if board.count("X") == board.count("O") else "O"
+            cell = rng.choice([cell for cell in range(9) if board[cell] == "."])
+            board = board[:cell] + mover + board[cell + 1:]
+        try:  # random play may go on after a line: the generator refuses those
+            document = tictactoe_tree(board, 2)
+        except GeneratorError:
+            continue
+        if "children" not in document["root"]:  # a finished game
+            continue
+        mover = "X" if board.count("X") == board.count("O") else "O"
+        other = "O" if mover == "X" else "X"
+        wins, threats = _line_threats(board, mover), _line_threats(board, other)
+        tree = build_tree(document)
+        record = solve(tree, "minimax")
+        chosen = int(record.move(record.best_move())[1:]) - 1
+        sign = 1 if mover == "X" else -1
+        if wins:
+            assert record.value == WIN * sign, board  # a win at once (or an equally sure one)
+            checked += 1
+        elif len(threats) == 1 and record.value != -WIN * sign:
+            assert chosen in threats, board  # the only move that does not lose at once
+            checked += 1
+    assert checked > 100
 
 
 def test_tictactoe_depth_zero_and_finished_positions() -> None:
     assert tictactoe_tree(depth=0)["root"] == {"value": 0}
-    assert tictactoe_tree("XXXOO....")["root"] == {"value": 1}
-    assert tictactoe_tree("OOOXX.X..")["root"] == {"value": -1}
+    assert tictactoe_tree("XXXOO....")["root"] == {"value": 9}
+    assert tictactoe_tree("OOOXX.X..")["root"] == {"value": -9}
     assert tictactoe_tree("XOXXOOOXX")["root"] == {"value": 0}
     assert tictactoe_tree("xo.......")["root"]["type"] == "max"  # lower case is accepted
 

@@ -46,10 +46,11 @@ def open_lines(board: str, player: str) -> int:
 
 
 def game_value(board: str, depth: int | None) -> int:
-    """Minimax over boards: +1/-1/0 at the end, open-lines difference at the depth limit."""
+    """Minimax over boards: +9/-9/0 at the end (beyond any of the 8 lines' difference), open-lines
+    difference at the depth limit."""
     won = winner(board)
     if won is not None:
-        return 1 if won == "X" else -1
+        return 9 if won == "X" else -9
     if "." not in board:
         return 0
     if depth == 0:

@@ -71,7 +71,7 @@ def tictactoe_command(
     to: ToOption = None,
     force: ForceOption = False,
 ) -> None:
-    """Tic-tac-toe's game tree from a position (X is max; a win is +1, a loss -1, a draw 0)."""
+    """Tic-tac-toe's game tree from a position (X is max; a win is +9, a loss -9, a draw 0: beyond every evaluation)."""
     check_output(output, force)
     write_document(tictactoe_tree(position, depth), output, to, force)
 
