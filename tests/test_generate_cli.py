@@ -147,7 +147,7 @@ def test_backgammon_command_passes_its_options(runner: Any, tmp_path: Path) -> N
     star = solve(parse_tree(result.output, fmt="json"), "star1")
     assert star.value == record.value
 
-    for bad, message in (("1,2,3", "expected four fields"), ("a,b,c,d", "expected four fields"), ("3,3,1,2", "")):
+    for bad, message in (("1,2,3", "expected four fields"), ("a,b,c,d", "expected four fields"), ("3,4,4,2", "holds pieces of both players")):
         result = runner.invoke(app, ["generate", "backgammon-mini", "--position", bad])
         assert result.exit_code == 2, result.output
         assert message in result.output and len(result.output.strip().splitlines()) == 1

@@ -79,7 +79,7 @@ def tictactoe_command(
 @generate_app.command("backgammon-mini")
 @reports_errors
 def backgammon_command(
-    position: Annotated[str, typer.Option("--position", "-p", help="MAX's pieces a,b and MIN's c,d on fields 1..6 (6 is home), e.g. 3,4,1,2.")] = "3,4,1,2",
+    position: Annotated[str, typer.Option("--position", "-p", help="MAX's pieces a,b and MIN's c,d on fields 0..5 (MAX moves up to 5, MIN down to 0), e.g. 3,4,1,2.")] = "3,4,1,2",
     plies: Annotated[int, typer.Option("--plies", help="Stop this many edges below the root (coin edges count) and score a+b+c+d.")] = 5,
     roll: Annotated[Optional[int], typer.Option("--roll", help="Start at MAX's decision with this coin (1 or 2) already shown.")] = None,
     output: OutputOption = None,
