@@ -196,11 +196,16 @@ def parse_answer_text(text: str, name: str) -> list[Exercise]:
     """Exercises from the text of an answer file called ``name`` (paths in it are relative to ``name``)."""
     if not text.strip():
         raise ExerciseError("empty file: expected an exercise, a list of them, or 'exercises: [...]'", file=name, line=1)
+    if text.lstrip().startswith("EFG "):
+        raise ExerciseError(_TREE_NOT_ANSWERS.format(kind="a Gambit game (.efg)"), file=name, line=1)
     fmt = "json" if name.lower().endswith(".json") else "yaml"
     try:
         document, _ = read_document(text, name, fmt)
     except TreeFormatError as error:
         raise ExerciseError(error.message, file=name, line=error.line, column=error.column) from None
+    kind = _tree_file_kind(document)
+    if kind is not None:
+        raise ExerciseError(_TREE_NOT_ANSWERS.format(kind=kind), file=name, line=1)
     positions = _Positions(text)
 
     def fail(message: str, path: KeyPath = (), key: bool = False) -> ExerciseError:
@@ -238,6 +243,24 @@ def parse_answer_text(text: str, name: str) -> list[Exercise]:
         default_name = stem if len(raws) == 1 else f"{stem} #{index + 1}"
         exercises.append(_exercise(raw, defaults, name, where, default_name, positions))
     return exercises
+
+
+_TREE_NOT_ANSWERS = ("this is a tree file ({kind}), not an answer file: run `gametree solve` on it, "
+                     "or name it in an answer file's `tree:` (docs/exercises.md)")
+
+
+def _tree_file_kind(document: Any) -> str | None:
+    """What kind of tree file ``document`` is, or None when it may be an answer file.
+
+    ``check`` is often handed the tree by mistake; its keys (``root``, ``title``)
+    would otherwise be reported one by one as unknown exercise keys.
+    """
+    if isinstance(document, dict) and "root" in document and not {"tree", "answers", "exercises"} & document.keys():
+        return "it has a root"
+    if isinstance(document, list) and document and all(
+            isinstance(item, (int, float, list)) and not isinstance(item, bool) for item in document):
+        return "a nested list: the compact form"
+    return None
 
 
 def _exercise(raw: Any, defaults: dict[str, Any], file: str, where: KeyPath, default_name: str, positions: _Positions) -> Exercise:

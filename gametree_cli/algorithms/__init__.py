@@ -82,7 +82,10 @@ def get_algorithm(name: str) -> Algorithm:
     try:
         return ALGORITHMS[name.strip().lower()]
     except KeyError:
-        raise AlgorithmError(f"unknown algorithm {name!r} (known: {', '.join(ALGORITHMS)})") from None
+        from ..suggest import did_you_mean
+
+        hint = did_you_mean(name, ALGORITHMS)
+        raise AlgorithmError(f"unknown algorithm {name!r}{hint} (known: {', '.join(ALGORITHMS)})") from None
 
 
 def default_algorithm(tree: Tree) -> str:
