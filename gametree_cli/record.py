@@ -90,6 +90,8 @@ class SearchRecord:
         self._cuts, self._derived_cuts = cuts, None if cuts is None else cuts
         self._horizon, self._derived_horizon = horizon, None if horizon is None else horizon
         self._order = order
+        #: Star2 only: probed node -> (the bound its probe gave: "lower", "upper" or None, the probe's value)
+        self.probes: dict[int, tuple[str | None, Value]] | None = None
 
     # -- the columns as the dicts and lists they replace ---------------------------------
 

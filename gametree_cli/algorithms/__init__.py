@@ -251,6 +251,16 @@ register(Algorithm(
     prunes=True,
 ))
 
+from . import star2 as _star2  # noqa: E402
+
+register(Algorithm(
+    "star2",
+    "Star1 with Ballard's probing phase at chance nodes (needs bounds)",
+    _star1.unfit_star1,
+    _star2.run_star2,
+    prunes=True,
+))
+
 
 # -- n-player family (max-n, shallow pruning, paranoid) ----------------------------
 

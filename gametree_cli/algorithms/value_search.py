@@ -70,7 +70,8 @@ class Rules:
 
     def open(self, node: int, depth: int, window: Any) -> Frame:
         """The frame of an inner node about to search its children:
-        ``[node, depth, 0, 0, ...]`` (the walk fills ``NEXT`` and ``END``)."""
+        ``[node, depth, 0, 0, ...]`` (the walk fills ``NEXT`` and ``END``; an
+        ``END`` of ``k`` instead of 0 searches only the first ``k`` children)."""
         raise NotImplementedError
 
     def take(self, frame: Frame, child: int, value: Value) -> Cut | None:
@@ -164,7 +165,7 @@ def _walk(tree: Tree, rules: Rules, log: PruningLog, depth_limit: int | None, ob
                 stack.append(frame)
                 frame = open_frame(child, depth, window)
                 frame[2] = start = first[child]
-                frame[3] = start + n
+                frame[3] = start + (frame[3] or n)  # open() may ask for its first children only (Star2's probe)
                 opened += 1
                 value = None
                 continue

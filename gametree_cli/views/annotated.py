@@ -108,6 +108,12 @@ def _label(record: SearchRecord, node: int, on_pv: bool, pruned: bool, blank: bo
         text.append(f"  [α={format_value(bounds[0])}, β={format_value(bounds[1])}]", style="dim")
     if record.bound is not None and node in record.bound and not horizon:
         text.append(f"  [Bound={format_value(record.bound[node])}]", style="dim")
+    probe = record.probes.get(node) if record.probes else None
+    if probe is not None:  # Star2: what the probe of the node's first move said
+        side, found = probe
+        shown = f"≥ {format_value(found)}" if side == "lower" else (
+            f"≤ {format_value(found)}" if side == "upper" else f"{format_value(found)}, no bound")
+        text.append(f"  (probe: {shown})", style="cyan")
     cut = record.cut(node)
     if cut is not None:
         text.append(f"  ✂ cut: {cut.reason()}", style="yellow")

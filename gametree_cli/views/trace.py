@@ -40,6 +40,11 @@ _WORDS = {
         "mixed": "{function} of {node} returns {keep}*{best} {optimal} + {share}*mean {mean} = {value}",
         "upper": "upper",
         "lower": "lower",
+        "probe_call": "probe {function}({node}{window}){p}: its first move only",
+        "probe_bound": "probe of {node}: {function} {op} {value} ({side} bound from its first move)",
+        "probe_none": "probe of {node}: first move {value}, outside the probe window: no bound",
+        "probed lower": "lower bound of the probes",
+        "probed upper": "upper bound of the probes",
     },
     "es": {
         "alpha": "alfa",
@@ -54,6 +59,11 @@ _WORDS = {
         "mixed": "{function} de {node} asigna valor {keep}*{best} {optimal} + {share}*media {mean} = {value}",
         "upper": "cota superior",
         "lower": "cota inferior",
+        "probe_call": "Sondeo {function}({node}{window}){p}: solo su primera jugada",
+        "probe_bound": "Sondeo de {node}: {function} {op} {value} ({side} por su primera jugada)",
+        "probe_none": "Sondeo de {node}: primera jugada {value}, fuera de la ventana del sondeo: sin cota",
+        "probed lower": "cota inferior de los sondeos",
+        "probed upper": "cota superior de los sondeos",
     },
 }
 
@@ -110,8 +120,8 @@ class TraceFormatter:
             window = self.window(event.alpha, event.beta)
             if "bound_value" in detail:  # shallow pruning: the Bound the parent passed
                 window += f", Bound={format_value(detail['bound_value'])}"
-            text = words["call"].format(function=self.function(event.node, detail), node=name,
-                                        window=window, p=p)
+            template = words["probe_call"] if detail.get("probe") else words["call"]  # Star2's probe
+            text = template.format(function=self.function(event.node, detail), node=name, window=window, p=p)
             return self.indent(event.depth) + text
         if event.kind == LEAF:
             template = words["horizon"] if detail.get("horizon") else words["leaf"]
@@ -127,7 +137,7 @@ class TraceFormatter:
             if "bound_value" in detail:
                 bound_value = detail["bound_value"]
             value_name = detail.get("value_name", "v")
-            if value_name in ("alpha", "upper", "lower"):  # Star1 cuts on a chance node's bound
+            if value_name in ("alpha", "upper", "lower", "probed lower", "probed upper"):  # Star1/Star2 chance bounds
                 value_name = words[value_name]
             bound_word = words["alpha"] if bound == "alpha" else bound
             reason = detail.get("reason") or f"{value_name}={format_value(event.value)} {op} {bound_word}={format_value(bound_value)}"
@@ -140,6 +150,8 @@ class TraceFormatter:
                 self._last_cut = None
                 return None
             function = self.function(event.node, detail)
+            if "probe" in detail:  # Star2: what a probe's first move says of the node
+                return self.indent(event.depth + 1) + self._probe_line(detail["probe"], function, name, event.value)
             if "terms" in detail:
                 text = words["expected"].format(function=function, node=name, terms=expected_terms(detail["terms"]),
                                                 value=format_value(event.value))
@@ -153,6 +165,13 @@ class TraceFormatter:
                 text = words["return"].format(function=function, node=name, value=format_value(event.value))
             return self.indent(event.depth + 1) + text
         return None
+
+
+    def _probe_line(self, side: str, function: str, name: str, value: Value | None) -> str:
+        if side == "none":
+            return self.words["probe_none"].format(node=name, value=format_value(value))
+        return self.words["probe_bound"].format(node=name, function=function, op=">=" if side == "lower" else "<=",
+                                                value=format_value(value), side=self.words[side])
 
 
 #: a chance node with more children than this shows its sum shortened
