@@ -642,6 +642,18 @@ def star2(game: Any, low: Any, high: Any, depth: int | None = None, *, strict: b
     search = Search()
     lo, hi = exact(low), exact(high)
     entered: set[str] = set()
+    remembered: dict[str, tuple[Any, Any, Any]] = {}  # a transposition table: id -> (value, alpha, beta)
+
+    def recalled(node: dict, alpha: Any, beta: Any, depth_here: int) -> Any:
+        """The value of an earlier search of ``node`` if it settles this window, else None."""
+        if node["id"] not in remembered:
+            return None
+        value, old_alpha, old_beta = remembered[node["id"]]
+        if not node["children"] or depth_here == depth:
+            return value
+        if old_alpha < value < old_beta or old_beta <= value >= beta or old_alpha >= value <= alpha:
+            return value
+        return None
 
     def le(a: Any, b: Any) -> bool:
         return a < b if strict else a <= b
@@ -649,7 +661,12 @@ def star2(game: Any, low: Any, high: Any, depth: int | None = None, *, strict: b
     def clip(a: Any, b: Any) -> tuple[Any, Any]:
         return (low if a <= lo else tidy(a)), (high if b >= hi else tidy(b))
 
-    def visit(node: dict, alpha: Any, beta: Any, depth_here: int, probe: bool = False) -> Any:
+    def visit(node: dict, alpha: Any, beta: Any, depth_here: int, probe: bool = False,
+              may_recall: bool = True) -> Any:
+        if may_recall and node is not game.root:
+            value = recalled(node, alpha, beta, depth_here)
+            if value is not None:
+                return value
         if node["id"] not in entered:
             entered.add(node["id"])
             search.order.append(node["id"])
@@ -667,6 +684,8 @@ def star2(game: Any, low: Any, high: Any, depth: int | None = None, *, strict: b
             else:
                 value = decision(node, alpha, beta, depth_here)
         search.values[node["id"]] = value
+        if not probe:
+            remembered[node["id"]] = (value, alpha, beta)
         return value
 
     def decision(node: dict, alpha: Any, beta: Any, depth_here: int) -> Any:
@@ -710,7 +729,7 @@ def star2(game: Any, low: Any, high: Any, depth: int | None = None, *, strict: b
                 a = (alpha - others_high) / p if alpha != -INF else -INF
                 b = (beta - others_low) / p if beta != INF else INF
                 a, b = clip(a, b)
-                r = visit(child, a, b, depth_here + 1, probe=True)
+                r = visit(child, a, b, depth_here + 1, probe=True, may_recall=False)
                 side = None
                 if child["type"] == "max" and r > a:
                     side, lows[i] = "lower", exact(r)

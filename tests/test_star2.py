@@ -139,10 +139,12 @@ def test_star2_probe_cuts_where_star1_searches() -> None:
     assert record.value == 3 and tree.move(record.best_move()) == "X"
     assert record.values[tree.index("Y")] == Fraction(11, 2)
     assert [tree.node_id(node) for node in record.pruned] == ["Y1.2", "Y2.2"]
-    # X: both children probed (3, 2) then searched: leaves X1.1 and X2.1 twice
-    assert record.stats.leaves_evaluated == 8
+    # X: both children probed (first moves 3, 2), then searched: the first moves are remembered,
+    # so 6 leaves (X1.1, X2.1, X1.2, X2.2, Y1.1, Y2.1) where Star1 evaluates 7
+    assert record.stats.leaves_evaluated == 6
     assert solve(tree, "star1").stats.leaves_evaluated == 7
     lines = [TraceFormatter(tree).line(event) for event in _events(tree, "star2")]
+    assert "      X1.1 = 3: remembered from the probe, not searched again" in lines
     assert "    probe maxValue(Y2, alpha=-10, beta=1) with p=1/2: its first move only" in lines
     assert "      probe of Y2: maxValue >= 6 (lower bound from its first move)" in lines
     assert "    cut in chanceValue of Y: lower bound of the probes=11/2 >= beta=3 -> returns 11/2" in lines

@@ -135,6 +135,12 @@ class Star2Rules(Star1Rules):
         self.limit = depth_limit
         self.probes: dict[int, Probe] = {}
         self._probing = -1  # the child about to be entered for its probe
+        #: node -> the window it was last entered with; node -> (value, window) of its last search
+        self._entry: dict[int, tuple[Number, Number]] = {}
+        self.memory: dict[int, tuple[Value, tuple[Number, Number]]] = {}
+        self._recalled = -1  # the child whose value recall() just gave
+
+    remembers = True
 
     def _probes_here(self, node: int, depth: int, weights: list[Number]) -> bool:
         """Whether the chance node's children can all be probed (see the module docstring)."""
@@ -161,8 +167,29 @@ class Star2Rules(Star1Rules):
                 _rests(frame)
         return frame
 
+    def recall(self, frame: Frame, child: int, window: Any) -> Value | None:
+        """A transposition table's answer: the child's last search, when its value still
+        decides under ``window`` (fail-soft: exact inside its old window, else a bound that
+        lies beyond the new window's same side). Never for a probe (it wants a first move)."""
+        remembered = self.memory.get(child)
+        if remembered is None or (self.kind[frame[0]] == CHANCE and frame[_PHASE] == _PROBING):
+            return None
+        value, (low, high) = remembered
+        if not self.count[child] or frame[1] + 1 == self.limit:
+            self._recalled = child
+            return value  # a leaf, or eval at the depth limit: exact
+        alpha, beta = window
+        if low < value < high or (value >= high and value >= beta) or (value <= low and value <= alpha):  # type: ignore[operator]
+            self._recalled = child  # take() keeps what the earlier search knew (its own window)
+            return value
+        return None
+
     def take(self, frame: Frame, child: int, value: Value) -> Cut | None:
         mode = frame[_MODE]
+        if child == self._recalled:
+            self._recalled = -1
+        elif not (self.kind[frame[0]] == CHANCE and frame[_PHASE] == _PROBING):  # a search, not a probe
+            self.memory[child] = (value, self._entry[child])
         if mode == _PROBE:
             frame[_V] = value
             return None
@@ -202,12 +229,14 @@ class Star2Rules(Star1Rules):
     def child_window(self, frame: Frame, child: int) -> tuple[Number, Number]:
         mode = frame[_MODE]
         if mode == _PROBE:
-            return frame[ALPHA], frame[BETA]
-        if self.kind[frame[0]] == CHANCE and frame[_PHASE] == _PROBING:
+            window = frame[ALPHA], frame[BETA]
+        elif self.kind[frame[0]] == CHANCE and frame[_PHASE] == _PROBING:
             window = frame[_PROBE_WINDOW] = self._probe_window(frame, child - self.first[frame[0]])
             self._probing = child
-            return window
-        return super().child_window(frame, child)
+        else:
+            window = super().child_window(frame, child)
+        self._entry[child] = window
+        return window
 
     def _probe_window(self, frame: Frame, position: int) -> tuple[Number, Number]:
         """``(max(A_i, L), min(B_i, U))`` for child ``i``'s probe, the other children at their bounds."""

@@ -43,6 +43,7 @@ _WORDS = {
         "probe_call": "probe {function}({node}{window}){p}: its first move only",
         "probe_bound": "probe of {node}: {function} {op} {value} ({side} bound from its first move)",
         "probe_none": "probe of {node}: first move {value}, outside the probe window: no bound",
+        "recalled": "{node} = {value}: remembered from the probe, not searched again",
         "probed lower": "lower bound of the probes",
         "probed upper": "upper bound of the probes",
     },
@@ -62,6 +63,7 @@ _WORDS = {
         "probe_call": "Sondeo {function}({node}{window}){p}: solo su primera jugada",
         "probe_bound": "Sondeo de {node}: {function} {op} {value} ({side} por su primera jugada)",
         "probe_none": "Sondeo de {node}: primera jugada {value}, fuera de la ventana del sondeo: sin cota",
+        "recalled": "{node} = {value}: recordado del sondeo, no se busca de nuevo",
         "probed lower": "cota inferior de los sondeos",
         "probed upper": "cota superior de los sondeos",
     },
@@ -149,6 +151,8 @@ class TraceFormatter:
             if self._last_cut == event.node:
                 self._last_cut = None
                 return None
+            if detail.get("recalled"):  # Star2: a child settled by its probe's search, not entered again
+                return self.indent(event.depth) + words["recalled"].format(node=name, value=format_value(event.value))
             function = self.function(event.node, detail)
             if "probe" in detail:  # Star2: what a probe's first move says of the node
                 return self.indent(event.depth + 1) + self._probe_line(detail["probe"], function, name, event.value)
