@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test bench fuzz clean graphviz latex lock test-newest
+.PHONY: install demo test bench bench-star2 fuzz clean graphviz latex lock test-newest
 
 # Installs come from requirements.lock: every runtime, test and build dependency
 # pinned to one version with its hashes, so a fresh clone next month installs
@@ -60,6 +60,10 @@ latex:
 # The performance benchmark (several minutes; never part of `make test`): writes bench/results.md.
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+# Star2 against Star1: leaves evaluated on 100 random chance trees per shape (~40 s); the table in docs/chance.md.
+bench-star2: $(STAMP)
+	$(BIN)/python bench/star2_vs_star1.py --trees 100
 
 # Long fuzzing (never part of `make test`, ~15 min on 2 cores): the property tests of
 # tests/test_fuzz.py with many examples and a fresh seed, the algorithm cross-check on

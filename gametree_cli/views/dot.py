@@ -79,6 +79,10 @@ def _node_lines(item: Drawn) -> list[str]:
         outside.append(f"α={_value(item.alpha)}, β={_value(item.beta)}")
     if item.bound is not None:
         outside.append(f"bound={_value(item.bound)}")
+    if item.probe is not None:  # Star2's probe of the node's first move
+        side, found = item.probe
+        outside.append(f"probe {'≥' if side == 'lower' else '≤'} {_value(found)}" if side else
+                       f"probe {_value(found)}: no bound")
     if item.cut is not None:
         outside.append(_cut(item.cut))
     attributes = [f"label={_quote(label)}", f"xlabel={_quote(chr(10).join(outside))}", f"shape={_SHAPES[item.kind]}"]

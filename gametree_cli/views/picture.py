@@ -43,6 +43,7 @@ class Drawn:
         cut_edge: the topmost pruned node: its edge carries the cut mark.
         unsearched: below the depth limit, so never visited (drawn dotted).
         hidden: how many nodes below this one the picture leaves out.
+        probe: Star2: the probe of the node, ``(bound side or None, value)``, if probed.
     """
 
     node: int
@@ -64,6 +65,7 @@ class Drawn:
     cut_edge: bool = False
     unsearched: bool = False
     hidden: int = 0
+    probe: tuple[str | None, Value] | None = None
 
 
 def picture_depth(tree: Tree, max_nodes: int = DEFAULT_MAX_NODES_SHOWN, depth: int | None = None) -> int | None:
@@ -133,6 +135,7 @@ def picture_nodes(
             if bounds is not None and node in bounds and not entry.horizon:
                 entry.bound = bounds[node]
             entry.cut = record.cut(node)
+            entry.probe = record.probes.get(node) if record.probes else None
         drawn.append(entry)
         n_children = count[node]
         if not n_children:
