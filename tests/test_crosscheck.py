@@ -696,7 +696,7 @@ def expected_fit(game: Game, facts: dict) -> set[str]:
     has_chance = any(node["type"] == "chance" for node in game.nodes())
     if game.nplayer:
         return {"maxn"} | (set() if has_chance else {"paranoid"} | ({"shallow"} if facts.get("sum_in_file") else set()))
-    fit = {"expectiminimax", "expectimax"} | ({"star1"} if game.bounds else set())
+    fit = {"expectiminimax", "expectimax"} | ({"star1", "star2"} if game.bounds else set())
     return fit if has_chance else fit | {"minimax", "alphabeta"}
 
 

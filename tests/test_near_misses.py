@@ -13,7 +13,7 @@ from gametree_cli.suggest import closest
 from .conftest import TREES
 
 GAMETREE = [sys.executable, "-m", "gametree_cli"]
-KNOWN = ["minimax", "alphabeta", "expectiminimax", "expectimax", "star1", "maxn", "shallow", "paranoid"]
+KNOWN = ["minimax", "alphabeta", "expectiminimax", "expectimax", "star1", "star2", "maxn", "shallow", "paranoid"]
 
 
 def run(*arguments: str) -> subprocess.CompletedProcess[str]:

@@ -67,7 +67,8 @@ class Rules:
     passes_windows: bool = False
     windowed: bool = False
     root_window: Any = None
-    #: the walk asks :meth:`recall` before entering each child (Star2: a child searched before)
+    #: the walk asks :meth:`recall` before entering each child (Star2: a child searched before);
+    #: only for ``passes_windows`` rules
     remembers: bool = False
 
     def open(self, node: int, depth: int, window: Any) -> Frame:
@@ -162,13 +163,13 @@ def _walk(tree: Tree, rules: Rules, log: PruningLog, depth_limit: int | None, ob
         frame[2] = child + 1
         if child_window is not None and frame is not top:
             window = child_window(frame, child)
-        if recall is not None and frame is not top:
-            value = recall(frame, child, window)
-            if value is not None:  # settled by an earlier search of the child: not entered again
-                if emit is not None:
-                    alpha, beta = window if windowed else (None, None)
-                    emit(Event(RETURN, child, frame[1] + 1, alpha, beta, value, {"recalled": True}))
-                continue
+            if recall is not None:  # remembering rules pass windows (Star2)
+                value = recall(frame, child, window)
+                if value is not None:  # settled by an earlier search of the child: not entered again
+                    if emit is not None:
+                        alpha, beta = window if windowed else (None, None)
+                        emit(Event(RETURN, child, frame[1] + 1, alpha, beta, value, {"recalled": True}))
+                    continue
         enter(child)
         n = count[child]
         if n:
