@@ -119,7 +119,7 @@ _GREEK = {"alpha": r"\alpha", "beta": r"\beta"}
 
 
 def _cut(cut: Cut) -> str:
-    value_name = _GREEK.get(cut.value_name, r"\mathit{" + latex_escape(cut.value_name) + "}")
+    value_name = _GREEK.get(cut.value_name, r"\mathit{" + latex_escape(cut.value_name).replace(" ", r"\ ") + "}")
     bound_name = _GREEK.get(cut.bound_name, r"\mathit{" + latex_escape(cut.bound_name) + "}")
     return rf"cut: ${value_name}{{=}}{_value(cut.value)} {_OPS.get(cut.op, cut.op)} {bound_name}{{=}}{_value(cut.bound)}$"
 
@@ -141,6 +141,10 @@ def _node_options(item: Drawn, side: str) -> list[str]:
         notes.append(rf"$\alpha{{=}}{_value(item.alpha)},\ \beta{{=}}{_value(item.beta)}$")
     if item.bound is not None:
         notes.append(rf"bound $= {_value(item.bound)}$")
+    if item.probe is not None:  # Star2's probe of the node's first move
+        side, found = item.probe
+        notes.append(rf"probe ${_OPS['>=' if side == 'lower' else '<=']} {_value(found)}$" if side
+                     else rf"probe ${_value(found)}$: no bound")
     if item.cut is not None:
         notes.append(r"\textcolor{red}{" + _cut(item.cut) + "}")
     if notes:
