@@ -153,6 +153,15 @@ def test_star2_probe_cuts_where_star1_searches() -> None:
         in spanish
     result = result_document(record)
     assert result["probes"]["Y2"] == {"bound": "lower", "value": 6}
+    from rich.console import Console
+
+    from gametree_cli.views.annotated import annotated_tree
+    from gametree_cli.views.dot import render_dot
+
+    assert "Y2\nα=−10, β=1\nprobe ≥ 6" in render_dot(record)  # DOT writes a real minus sign
+    console = Console(no_color=True, width=200, record=True, file=open("/dev/null", "w"))
+    console.print(annotated_tree(record))
+    assert "Y2 ▲ max  = 6  [α=-10, β=1]  (probe: ≥ 6)" in console.export_text()
 
 
 def test_a_probe_that_fails_low_bounds_nothing() -> None:
