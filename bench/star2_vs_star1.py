@@ -27,7 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from gametree_cli import solve  # noqa: E402
-from gametree_cli.formats.document import build_tree  # noqa: E402
+from gametree_cli.io.document import build_tree  # noqa: E402
 from gametree_cli.generate.random_tree import RandomTreeSpec, random_tree  # noqa: E402
 
 #: (depth, branching of every node, leaf values)

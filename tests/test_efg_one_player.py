@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from gametree_cli import load_tree, solve
-from gametree_cli.errors import TreeFormatError
-from gametree_cli.formats.efg import ONE_PLAYER_OPPONENT, read_efg
+from gametree_cli.core.errors import TreeFormatError
+from gametree_cli.io.efg import ONE_PLAYER_OPPONENT, read_efg
 
 from . import oracles
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from gametree_cli.errors import GameTreeError
+from gametree_cli.core.errors import GameTreeError
 from gametree_cli.generate import GeneratorError, backgammon_tree, tictactoe_tree
 from gametree_cli.generate.backgammon import legal_moves
 from gametree_cli.generate.tictactoe import WIN
@@ -120,7 +120,7 @@ def test_tictactoe_depth_limit_keeps_real_results_and_depth() -> None:
 def chosen_move(position: str, depth: int, algorithm: str = "minimax") -> str:
     """The move gametree's search picks at the root of the depth-limited tree."""
     from gametree_cli import solve
-    from gametree_cli.formats.document import build_tree
+    from gametree_cli.io.document import build_tree
 
     tree = build_tree(tictactoe_tree(position, depth))
     record = solve(tree, algorithm)
@@ -168,7 +168,7 @@ def test_tictactoe_depth_limited_play_wins_and_blocks_everywhere() -> None:
     import random
 
     from gametree_cli import solve
-    from gametree_cli.formats.document import build_tree
+    from gametree_cli.io.document import build_tree
 
     rng = random.Random(13)
     checked = 0
@@ -352,7 +352,7 @@ def test_backgammon_tree_follows_the_rules() -> None:
 def test_backgammon_notes_example_value() -> None:
     """From (3,4,1,2), MAX to move a 1, 5 plies: the value of docs/backgammon-mini.md."""
     from gametree_cli import solve
-    from gametree_cli.formats.document import build_tree
+    from gametree_cli.io.document import build_tree
 
     document = backgammon_tree((3, 4, 1, 2), 5, roll=1)
     expected = rule_value((3, 4, 1, 2), 0, 1, 5)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gametree_cli.suggest import closest
+from gametree_cli.core.suggest import closest
 
 from .conftest import TREES
 

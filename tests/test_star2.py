@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gametree_cli import solve
-from gametree_cli.events import Recorder
+from gametree_cli.search.events import Recorder
 from gametree_cli.views.result_json import result_document
 from gametree_cli.views.trace import TraceFormatter
 
@@ -213,7 +213,7 @@ def test_star2_with_decimals_gives_star1s_value(strict: bool) -> None:
 
 
 def test_star2_command_line_and_refusals(runner: Any) -> None:
-    from gametree_cli.cli import app
+    from gametree_cli.cli.app import app
 
     result = runner.invoke(app, ["solve", str(TREES / "backgammon-mini.yaml"), "--algo", "star2", "--format", "json"])
     assert result.exit_code == 0, result.output
