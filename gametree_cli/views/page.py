@@ -1,0 +1,96 @@
+"""``gametree render --format html``: one self-contained page that steps through the search.
+
+The page is one HTML file: the tree drawn as SVG (:mod:`.page_svg`), one
+JSON blob with the steps of the search (:mod:`.page_data`) and the answer
+key of the practice mode (:mod:`.page_practice`), and the style sheet and
+script from ``page_assets/`` inlined. It loads nothing: no network, no
+fonts, no library (plain JavaScript, a few hundred lines), and a
+Content-Security-Policy that forbids any request, so it opens from disk in
+any current browser, offline, in a lecture hall.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from fractions import Fraction
+from html import escape
+from importlib import resources
+from typing import Any
+
+import orjson
+
+from ..algorithms import Options
+from ..errors import GameTreeError
+from ..events import Event
+from ..model import Tree
+from ..record import SearchRecord
+from .annotated import summary_line
+from .page_data import final_values, page_steps, pv_positions
+from .page_practice import practice_data
+from .page_svg import KIND_NAMES, draw_svg, layout
+from .picture import picture_nodes
+
+__all__ = ["render_page", "check_page_size", "MAX_PAGE_NODES", "PAGE_MAX_DRAWN", "page_assets"]
+
+#: the largest tree a page is made for: its steps (about two per node) stay a few MB and replay at once
+MAX_PAGE_NODES = 100_000
+#: the page draws the top levels holding at most this many nodes, as the other pictures do
+PAGE_MAX_DRAWN = 400
+
+
+def check_page_size(tree: Tree) -> None:
+    """Refuse, before searching, a tree too big for a page."""
+    if len(tree) > MAX_PAGE_NODES:
+        raise GameTreeError(
+            f"the tree has {len(tree):,} nodes; a browser page steps through trees of at most {MAX_PAGE_NODES:,} "
+            "(docs/browser.md): search it with --depth, or draw it with --format svg"
+        )
+
+
+def page_assets() -> dict[str, str]:
+    """The page's template, style sheet and script (package data)."""
+    folder = resources.files("gametree_cli.views") / "page_assets"
+    return {name: (folder / name).read_text(encoding="utf-8") for name in ("page.html", "page.css", "practice.js", "page.js")}
+
+
+def _json(data: Any) -> str:
+    """JSON safe inside ``<script>`` (no ``</``), exact numbers as text."""
+    def exact(value: Any) -> Any:
+        if isinstance(value, (Fraction, Decimal)):
+            return str(value)
+        raise TypeError(f"not JSON: {value!r}")
+
+    text = orjson.dumps(data, default=exact).decode("utf-8")
+    return text.replace("</", "<\\/").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def render_page(record: SearchRecord, events: list[Event], *, lang: str = "en", options: Options | None = None,
+                depth: int | None = None, max_nodes: int = PAGE_MAX_DRAWN) -> str:
+    """The whole page for one search and the events it reported."""
+    drawn = picture_nodes(record, blank=True, max_nodes=max_nodes, depth=depth)
+    spot = layout(drawn)
+    steps = page_steps(record, events, drawn, lang)
+    title = record.tree.title or "game tree"
+    data = {
+        "title": title,
+        "algorithm": record.algorithm,
+        "lang": lang,
+        "summary": summary_line(record).plain,
+        "ids": [item.name for item in drawn],
+        "kinds": [KIND_NAMES[item.kind] for item in drawn],
+        "parent": spot.parent,
+        "end": spot.end,
+        "hidden": sum(item.hidden for item in drawn),
+        "pv": pv_positions(record, drawn),
+        "final": final_values(record, drawn),
+        "steps": steps,
+        "practice": practice_data(record, drawn, options, complete=not any(item.hidden for item in drawn)),
+    }
+    assets = page_assets()
+    parts = {"TITLE": escape(f"{title} · {record.algorithm}"), "HEADING": escape(title),
+             "ALGORITHM": escape(record.algorithm), "LANG": lang, "STYLE": assets["page.css"],
+             "SVG": draw_svg(drawn, spot), "DATA": _json(data), "SCRIPT": assets["practice.js"] + assets["page.js"]}
+    # one pass over the template: nothing inserted (a node id, say) is read as a placeholder
+    return re.sub(r"\{\{([A-Z]+)\}\}", lambda match: parts[match.group(1)], assets["page.html"])
+
