@@ -148,7 +148,7 @@ def _edge(position: int, item: Drawn, parent: int, spot: Layout, look: Look) -> 
     label = pretty(format_number(item.p)) if item.p is not None else (item.move or "")
     middle_x, middle_y = x1 + (x2 - x1) * 0.55, y1 + (y2 - y1) * 0.55 + 5
     side = -1 if x2 < x1 else 1
-    cut_x, cut_y = x1 + (x2 - x1) * 0.62, y1 + (y2 - y1) * 0.62
+    cut_x, cut_y = x1 + (x2 - x1) * 0.78, y1 + (y2 - y1) * 0.78
     return (f'<g class="{classes}" data-edge="{escape(item.name)}" data-child="{position}">'
             f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>'
             f'<line class="hit" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>'

@@ -50,12 +50,12 @@ window.gametreePractice = function (data, view) {
     for (let i = 0; i < size; i++) {
       if (!key.nodes[i]) continue;
       const row = body.insertRow();
-      row.dataset.node = data.ids[i];
+      row.dataset.for = data.ids[i];
       row.insertCell().textContent = (SYMBOL[data.kinds[i]] || "") + " " + data.ids[i];
       const fields = { row, value: null, alpha: null, beta: null, why: null };
       for (const field of key.bounds ? ["value", "alpha", "beta"] : ["value"]) {
         const input = document.createElement("input");
-        input.dataset.field = field; input.dataset.node = data.ids[i];
+        input.dataset.field = field; input.dataset.for = data.ids[i];
         input.setAttribute("aria-label", field + " of " + data.ids[i]);
         input.oninput = () => showEntry(i);
         input.onfocus = () => row.classList.add("focus");
@@ -163,7 +163,7 @@ window.gametreePractice = function (data, view) {
       const item = document.createElement("li");
       item.textContent = (good ? "✓ " : "✗ ") + text;
       item.className = good ? "right-text" : "wrong-text";
-      item.dataset.check = good ? "right" : "wrong"; item.dataset.node = node;
+      item.dataset.check = good ? "right" : "wrong"; item.dataset.for = node;
       list.appendChild(item);
       total += 1; if (good) right += 1;
     };
