@@ -110,7 +110,7 @@ def _with_caption(svg: str, width: float, height: float, caption: str) -> str:
 
 
 def _png(converter: str, svg: str, name: Path) -> None:
-    done = subprocess.run([converter, "--format", "png", "--background-color", "white", "-o", str(name)],
+    done = subprocess.run([converter, "--format", "png", "--zoom", "2", "--background-color", "white", "-o", str(name)],
                           input=svg.encode("utf-8"), capture_output=True, check=False)
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
