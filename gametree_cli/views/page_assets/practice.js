@@ -114,7 +114,7 @@ window.gametreePractice = function (data, view) {
     if (!text) return what === "value" ? [false, "empty: the search gives " + shownValue(expectedMark + expectedText)] : [null, ""];
     const given = parseValue(text), expected = parseValue(expectedMark + expectedText);
     if (given === null) return [false, "not a number: " + text];
-    if (!sameValue(given, expected)) return [false, what + " " + shownValue(expectedMark + expectedText) + ", not " + shownValue(text)];
+    if (!sameValue(given, expected)) return [false, what + ": the search gives " + shownValue(expectedMark + expectedText) + ", not " + shownValue(text)];
     if (given.mark && given.mark !== expected.mark) return [false, expected.mark ? "the search leaves " + expectedMark + " here" : "an exact value, not a bound"];
     return [true, ""];
   }
