@@ -96,7 +96,7 @@ def test_windows_follow_the_events_and_the_parent_updates_when_a_child_returns()
     windows = {ids[at]: (alpha, beta) for at, alpha, beta in steps[return_b][3]}
     assert windows["A"] == ("3", "inf")  # A's alpha rises to 3 as B returns 3, as the next call shows
     assert windows["B"] == ("-inf", "3")  # as B returned (its answer key says so too)
-    assert steps[return_b][4] == [0, "prune if v ≥ β = ∞"]
+    assert steps[return_b][4] == [0, "prune if v ≥ β = ∞", "A"]
     cut_c = next(k for k, event in enumerate(events) if event.kind == "cut" and tree.node_id(event.node) == "C")
     assert steps[cut_c][4][1] == "✂ v=2 ≤ α=3"
     assert sorted(ids[node] for node in steps[cut_c][6]) == ["C.2", "C.3"]

@@ -14,7 +14,7 @@ A step is ``[kind, node, value, windows, test, line, pruned]``:
 * ``value``: the value the node shows from this step on (leaf, return), or null;
 * ``windows``: ``[[node, alpha, beta], ...]``, the bounds a course writes beside
   a node, as they stand after this step (shallow pruning: ``[node, "Bound", b]``);
-* ``test``: ``[node, text]``, the pruning test in force at the node deciding
+* ``test``: ``[node, text, id]``, the pruning test in force at the node deciding
   now (``prune if v ≤ α = 3``), or the cut that held (``✂ v=2 ≤ α=3``); or 0;
 * ``line``: the trace line of the step, in the page's language;
 * ``pruned``: drawn nodes whose subtrees the cut skips (cut steps), else 0.
@@ -131,6 +131,11 @@ class _StepWriter:
             return f"prune if β {down} α = {alpha}" if self.hard else f"prune if v {down} α = {alpha}"
         return ""
 
+    def placed(self, node: int, text: str) -> list[Any]:
+        """``[drawn node, text, id]``: a node below the drawn levels says its id on its ancestor's label."""
+        name = self.tree.node_id(node)
+        return [self.shown(node), text if node in self.index else f"{name}: {text}", name]
+
     def cut_text(self, event: Event) -> str:
         detail = event.detail or {}
         op = _OPS.get(detail.get("op", ">="), detail.get("op", ""))
@@ -160,9 +165,9 @@ class _StepWriter:
             deciding = node if event.kind in (CALL, CUT) else (parent[node] if node else -1)
             test: Any = 0
             if event.kind == CUT:
-                test = [self.shown(node), self.cut_text(event)]
+                test = self.placed(node, self.cut_text(event))
             elif deciding >= 0 and self.tree.kind[deciding] != LEAF_KIND and self.test(deciding):
-                test = [self.shown(deciding), self.test(deciding)]
+                test = self.placed(deciding, self.test(deciding))
             value = None  # a leaf shows its utility from the start; a horizon node its eval when reached
             if event.value is not None and node in self.index and self.tree.count[node]:
                 value = self.value_text(event) if event.kind in (LEAF, RETURN) else None

@@ -75,8 +75,9 @@ def layout(drawn: list[Drawn]) -> Layout:
         end[position] = max([end[child] for child in children[position]], default=position + 1)
     for position, item in enumerate(drawn):
         if not children[position]:
-            text = _label(item) or (f"+{item.hidden:,}" if item.hidden else "")
-            slot = max(64.0, len(text) * CHAR + 20, 96.0 if item.kind == PLAYER else 0.0)
+            text = _label(item) or (f"+{item.hidden:,} more" if item.hidden else "")
+            inner = 150.0 if item.kind == PLAYER else 136.0 if item.kind != LEAF else 0.0  # name, shape, window
+            slot = max(64.0, len(text) * CHAR * 0.8 + 20, inner)
             x[position] = cursor + slot / 2
             cursor += slot
     for position in range(size - 1, -1, -1):

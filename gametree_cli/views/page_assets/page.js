@@ -88,13 +88,13 @@
     if (shown.test >= 0) parts[shown.test].test.setAttribute("visibility", "hidden");
     shown.test = -1;
     if (!test) { $("test-line").textContent = ""; return; }
-    const [at, text] = test, part = parts[at];
+    const [at, text, name] = test, part = parts[at];
     part.testText.textContent = text;
     const width = part.testText.getComputedTextLength() + 24;
     part.pill.setAttribute("x", String(-width / 2)); part.pill.setAttribute("width", String(width));
     part.test.setAttribute("visibility", "visible");
     shown.test = at;
-    $("test-line").textContent = data.ids[at] + ": " + text;
+    $("test-line").textContent = text.startsWith(name + ": ") ? text : name + ": " + text;
   }
   function showPanel(k, step, end) {
     $("step-no").textContent = String(k);
@@ -123,6 +123,7 @@
     at = Math.max(0, Math.min(last, k));
     draw(at);
     document.body.dataset.step = String(at);
+    follow();
     if (!fromHash) history.replaceState(null, "", "#step=" + at);
   }
   function fromHash() {
@@ -147,8 +148,12 @@
   $("speed").onchange = () => { if (timer) play(true); };
   slider.oninput = () => { play(false); go(+slider.value); };
   window.addEventListener("hashchange", () => go(fromHash(), true));
+  const svg = document.getElementById("tree"), box = svg.viewBox.baseVal, canvas = $("canvas");
   function fit(on) {
     document.body.classList.toggle("fit", on);
+    svg.style.width = on ? "" : box.width + "px";
+    svg.style.height = on ? "" : box.height + "px";
+    if (!on) follow();
     $("fit").setAttribute("aria-pressed", String(on));
     $("fit").textContent = on ? "Fit" : "Full size";
   }
@@ -190,7 +195,14 @@
     $("mode-practice").disabled = true;
     $("mode-practice").title = "Practice needs the whole tree drawn (render with --show-all)";
   }
-  fit(true);
+  function follow() {  // full size: keep the current node in view
+    if (document.body.classList.contains("fit") || !steps.length) return;
+    const node = nodes[steps[at][1]].getBoundingClientRect(), view = canvas.getBoundingClientRect();
+    if (node.left < view.left + 60 || node.right > view.right - 60) canvas.scrollLeft += node.left + node.width / 2 - (view.left + view.width / 2);
+    if (node.top < view.top + 60 || node.bottom > view.bottom - 60) canvas.scrollTop += node.top + node.height / 2 - (view.top + view.height / 2);
+  }
+  // a tree too wide to read when fitted starts at full size, scrolled to the step shown
+  fit(box.width <= canvas.clientWidth * 1.8 && box.height <= canvas.clientHeight * 1.8);
   go(fromHash(), true);
   document.body.dataset.ready = "true";
 })();
