@@ -164,10 +164,10 @@ def test_big_tree_collapses_and_too_big_a_tree_is_refused(runner, tmp_path: Path
     data = page_data(out.read_text())
     assert len(data["ids"]) <= page_view.PAGE_MAX_DRAWN and data["hidden"] > 10_000
     assert "more</text>" in out.read_text() and not data["practice"]["available"]
-    monkeypatch.setattr(page_view, "MAX_PAGE_NODES", 10_000)
-    result = runner.invoke(app, ["render", str(path), "-o", str(tmp_path / "refused.html")])
+    monkeypatch.setattr(page_view, "MAX_PAGE_STEPS", 1_000)
+    result = runner.invoke(app, ["render", str(path), "--algo", "minimax", "-o", str(tmp_path / "refused.html")])
     assert result.exit_code == 2
-    assert "11,111 nodes; a browser page steps through trees of at most 10,000" in result.output
+    assert "the search takes more than 1,000 steps; a browser page replays at most 1,000" in result.output
     assert not (tmp_path / "refused.html").exists()
 
 

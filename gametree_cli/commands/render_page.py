@@ -11,7 +11,6 @@ from typing import Optional
 from ..algorithms import Options, solve
 from ..cli import read_tree, write_out
 from ..errors import GameTreeError
-from ..events import Recorder
 from ..files import check_target, write_atomically
 
 __all__ = ["render_stepping"]
@@ -21,7 +20,7 @@ def render_stepping(tree_file: Optional[str], tree_text: Optional[str], algo: Op
                     chosen: str, output: Optional[str], force: bool, steps: Optional[str], lang: str,
                     show_depth: Optional[int], show_all: bool) -> None:
     """Write the page (``chosen == "html"``) or the step pictures (``steps``)."""
-    from ..views.page import PAGE_MAX_DRAWN, check_page_size, render_page
+    from ..views.page import PAGE_MAX_DRAWN, StepRecorder, render_page
     from ..views.steps import write_steps
 
     if steps is not None and chosen not in ("svg", "png"):
@@ -32,8 +31,7 @@ def render_stepping(tree_file: Optional[str], tree_text: Optional[str], algo: Op
     if to_file:
         check_target(output, force=force, protect=(tree_file,))  # refused before the work, not after
     tree = read_tree(tree_file, tree_text)
-    check_page_size(tree)
-    recorder = Recorder()
+    recorder = StepRecorder()
     record = solve(tree, algo, options=options, observer=recorder)
     max_nodes = len(tree) if show_all else PAGE_MAX_DRAWN
     if steps is not None:

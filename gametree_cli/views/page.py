@@ -22,8 +22,7 @@ import orjson
 
 from ..algorithms import Options
 from ..errors import GameTreeError
-from ..events import Event
-from ..model import Tree
+from ..events import Event, Recorder
 from ..record import SearchRecord
 from .annotated import summary_line
 from .page_data import final_values, page_steps, pv_positions
@@ -31,21 +30,25 @@ from .page_practice import practice_data
 from .page_svg import KIND_NAMES, draw_svg, layout
 from .picture import picture_nodes
 
-__all__ = ["render_page", "check_page_size", "MAX_PAGE_NODES", "PAGE_MAX_DRAWN", "page_assets"]
+__all__ = ["render_page", "StepRecorder", "MAX_PAGE_STEPS", "PAGE_MAX_DRAWN", "page_assets"]
 
-#: the largest tree a page is made for: its steps (about two per node) stay a few MB and replay at once
-MAX_PAGE_NODES = 100_000
+#: the most steps a page replays: about two per node searched, a few MB of page, replayed at once
+MAX_PAGE_STEPS = 200_000
 #: the page draws the top levels holding at most this many nodes, as the other pictures do
 PAGE_MAX_DRAWN = 400
 
 
-def check_page_size(tree: Tree) -> None:
-    """Refuse, before searching, a tree too big for a page."""
-    if len(tree) > MAX_PAGE_NODES:
-        raise GameTreeError(
-            f"the tree has {len(tree):,} nodes; a browser page steps through trees of at most {MAX_PAGE_NODES:,} "
-            "(docs/browser.md): search it with --depth, or draw it with --format svg"
-        )
+class StepRecorder(Recorder):
+    """Keeps the search's events, and stops the search (GameTreeError) past ``MAX_PAGE_STEPS``:
+    the page is refused as soon as it would be too big, not after a long search."""
+
+    def __call__(self, event: Event) -> None:
+        if len(self.events) >= MAX_PAGE_STEPS:
+            raise GameTreeError(
+                f"the search takes more than {MAX_PAGE_STEPS:,} steps; a browser page replays at most "
+                f"{MAX_PAGE_STEPS:,} (docs/browser.md): limit it with --depth, or draw the tree with --format svg"
+            )
+        self.events.append(event)
 
 
 def page_assets() -> dict[str, str]:
