@@ -195,6 +195,16 @@ def test_practice_marks_a_wrong_value_and_a_missed_cut(browser, tmp_path) -> Non
     assert not errors
 
 
+def test_blank_page_opens_in_practice_mode(browser, tmp_path, runner) -> None:
+    out = tmp_path / "handout.html"
+    result = runner.invoke(app, ["render", str(TREES / "aima-5-2.yaml"), "--blank", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    page, errors = open_page(browser, out)
+    assert page.get_attribute("body", "data-mode") == "practice" and page.is_visible("#answers")
+    assert page.text_content('#tree .node[data-node="B"] .val') == ""  # no answer shown
+    assert not errors
+
+
 def test_downloaded_answers_pass_gametree_check(browser, tmp_path, runner) -> None:
     path, tree, record, events = make_page(tmp_path, "course.yaml", "alphabeta")
     requests: list[str] = []

@@ -80,7 +80,7 @@ def render_command(
 
         options = search_options(depth, variant, strict, order, ties, constant_sum, bounds)
         render_stepping(tree_file, tree_text, algo, options, chosen=chosen, output=output, force=force, steps=steps,
-                        lang=lang.value, show_depth=show_depth, show_all=show_all)
+                        lang=lang.value, show_depth=show_depth, show_all=show_all, blank=blank)
         return
     to_file = output is not None and output != "-"
     inputs = (tree_file,)

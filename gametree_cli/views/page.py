@@ -69,8 +69,8 @@ def _json(data: Any) -> str:
 
 
 def render_page(record: SearchRecord, events: list[Event], *, lang: str = "en", options: Options | None = None,
-                depth: int | None = None, max_nodes: int = PAGE_MAX_DRAWN) -> str:
-    """The whole page for one search and the events it reported."""
+                depth: int | None = None, max_nodes: int = PAGE_MAX_DRAWN, practise: bool = False) -> str:
+    """The whole page for one search and the events it reported (``practise``: it opens in practice mode)."""
     drawn = picture_nodes(record, blank=True, max_nodes=max_nodes, depth=depth)
     spot = layout(drawn)
     steps = page_steps(record, events, drawn, lang)
@@ -79,6 +79,7 @@ def render_page(record: SearchRecord, events: list[Event], *, lang: str = "en", 
         "title": title,
         "algorithm": record.algorithm,
         "lang": lang,
+        "start": "practice" if practise else "watch",
         "summary": summary_line(record).plain,
         "ids": [item.name for item in drawn],
         "kinds": [KIND_NAMES[item.kind] for item in drawn],

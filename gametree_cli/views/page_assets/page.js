@@ -204,5 +204,6 @@
   // a tree too wide to read when fitted starts at full size, scrolled to the step shown
   fit(box.width <= canvas.clientWidth * 1.8 && box.height <= canvas.clientHeight * 1.8);
   go(fromHash(), true);
+  if (data.start === "practice") setMode("practice");  // render --blank: a handout to fill in
   document.body.dataset.ready = "true";
 })();
