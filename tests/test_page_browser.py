@@ -195,6 +195,23 @@ def test_practice_marks_a_wrong_value_and_a_missed_cut(browser, tmp_path) -> Non
     assert not errors
 
 
+@pytest.mark.parametrize(("tree_file", "algo", "entries"), [
+    ("dice.yaml", "expectiminimax", {"Roll": ("3.5", "right"), "Bet": ("39/8", "right"), "Reroll": ("4.5", "right"),
+                                     "Lose": ("4.4", "wrong")}),
+    ("maxn-3players.yaml", "maxn", {"b1": ("1,2,6", "right"), "c2": ("(6, 1, 2)", "right"), "a": ("[1, 2, 5]", "wrong")}),
+])
+def test_practice_compares_fractions_decimals_and_vectors_exactly(browser, tmp_path, tree_file, algo, entries) -> None:
+    path, tree, record, events = make_page(tmp_path, tree_file, algo)
+    page, errors = open_page(browser, path)
+    page.click("#mode-practice")
+    for node, (text, _) in entries.items():
+        fill(page, node, "value", text)
+    page.click("#check")
+    for node, (_, verdict) in entries.items():
+        assert page.get_attribute(f'#answers tr[data-for="{node}"]', "data-check") == verdict, node
+    assert not errors
+
+
 def test_blank_page_opens_in_practice_mode(browser, tmp_path, runner) -> None:
     out = tmp_path / "handout.html"
     result = runner.invoke(app, ["render", str(TREES / "aima-5-2.yaml"), "--blank", "-o", str(out)])

@@ -24,7 +24,7 @@ KIND_NAMES = {LEAF: "leaf", MAX: "max", MIN: "min", CHANCE: "chance", PLAYER: "p
 LEVEL = 124  # pixels between levels
 TOP = 56  # room above the root for its window
 SIDE = 40
-CHAR = 8.4  # average width of a character of the value font, for spacing leaves
+CHAR = 10.4  # width of a character of the value font (bold, 18 px), for sizing leaves
 
 
 @dataclass(slots=True)
@@ -77,7 +77,7 @@ def layout(drawn: list[Drawn]) -> Layout:
         if not children[position]:
             text = _label(item) or (f"+{item.hidden:,} more" if item.hidden else "")
             inner = 150.0 if item.kind == PLAYER else 136.0 if item.kind != LEAF else 0.0  # name, shape, window
-            slot = max(64.0, len(text) * CHAR * 0.8 + 20, inner)
+            slot = max(64.0, len(text) * CHAR + 16, inner)
             x[position] = cursor + slot / 2
             cursor += slot
     for position in range(size - 1, -1, -1):
@@ -95,7 +95,7 @@ def _shape(item: Drawn) -> str:
     if item.kind == CHANCE:
         return '<circle class="shape" r="21"/>'
     if item.kind == PLAYER:
-        return '<rect class="shape" x="-44" y="-20" width="88" height="40" rx="9"/>'
+        return '<rect class="shape" x="-52" y="-20" width="104" height="40" rx="9"/>'
     width = max(36.0, len(_label(item)) * CHAR + 12)
     return f'<rect class="shape" x="{-width / 2:.0f}" y="-17" width="{width:.0f}" height="34" rx="3"/>'
 
@@ -117,9 +117,9 @@ def _node(position: int, item: Drawn, x: float, y: float, look: Look) -> str:
     if item.kind == LEAF:
         parts.append(f'<text class="name" y="34">{escape(item.name)}</text>')
     else:
-        left = -50 if item.kind == PLAYER else -30
+        left = -58 if item.kind == PLAYER else -30
         parts.append(f'<text class="name" x="{left}" y="5">{escape(item.name)}</text>')
-        right = 50 if item.kind == PLAYER else 30
+        right = 58 if item.kind == PLAYER else 30
         alpha = _window_text(look.alpha, look.beta)
         parts.append(f'<text class="win" x="{right}" y="-4"><tspan class="a">{escape(alpha[0])}</tspan>'
                      f'<tspan class="b" x="{right}" dy="17">{escape(alpha[1])}</tspan></text>')

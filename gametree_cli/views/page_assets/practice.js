@@ -27,8 +27,7 @@ window.gametreePractice = function (data, view) {
     const found = /^(≥|≤|>=|<=)/.exec(trimmed);
     const mark = found ? ({ ">=": "≥", "<=": "≤" }[found[1]] || found[1]) : "";
     const body = trimmed.slice(found ? found[1].length : 0).trim();
-    const bracketed = /^[([]/.test(body);
-    const items = bracketed ? body.replace(/^[([]|[)\]]$/g, "").split(",") : [body];
+    const items = /^[([]|,/.test(body) ? body.replace(/^[([]|[)\]]$/g, "").split(",") : [body];
     const numbers = items.map(parseNumber);
     return numbers.some((number) => number === null) ? null : { mark, numbers };
   }
@@ -56,6 +55,7 @@ window.gametreePractice = function (data, view) {
       for (const field of key.bounds ? ["value", "alpha", "beta"] : ["value"]) {
         const input = document.createElement("input");
         input.dataset.field = field; input.dataset.for = data.ids[i];
+        if (data.kinds.includes("player")) input.className = "wide";  // payoff vectors
         input.setAttribute("aria-label", field + " of " + data.ids[i]);
         input.oninput = () => showEntry(i);
         input.onfocus = () => row.classList.add("focus");
@@ -183,7 +183,7 @@ window.gametreePractice = function (data, view) {
   // -- the answer file
   function toJson(text) {
     const body = text.trim().replace(/^(≥|≤|>=|<=)/, "").trim().replace(/−/g, "-");
-    if (/^[([]/.test(body)) return body.replace(/^[([]|[)\]]$/g, "").split(",").map((part) => toJson(part));
+    if (/^[([]|,/.test(body)) return body.replace(/^[([]|[)\]]$/g, "").split(",").map((part) => toJson(part));
     if (/^\+?(inf|infinity|∞)$/i.test(body)) return "inf";
     if (/^-(inf|infinity|∞)$/i.test(body)) return "-inf";
     if (/^[+-]?\d+$/.test(body) && Number.isSafeInteger(Number(body))) return Number(body);
