@@ -52,7 +52,7 @@ class Layout:
     parent: list[int]  # per drawn node, its parent's index in drawn (-1 for the root)
 
 
-def _label(item: Drawn, blank_inner: bool = True) -> str:
+def _label(item: Drawn) -> str:
     """The static text inside a node: a leaf's utility, or nothing."""
     if item.kind == LEAF and item.value is not None:
         return format_value(item.value)

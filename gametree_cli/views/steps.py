@@ -35,11 +35,11 @@ CAPTION = 64  # pixels under the tree for the step's trace line
 
 
 def step_looks(steps: list[list[Any]], k: int, end: list[int], final: list[str | None] | None = None,
-               pv: set[int] = frozenset()) -> list[Look]:  # type: ignore[assignment]
+               pv: frozenset[int] | set[int] = frozenset()) -> list[Look]:
     """Every drawn node's look after step ``k`` (the page's script replays the same way)."""
     looks = [Look() for _ in end]
     for step in steps[: k + 1]:
-        kind, node, value, windows, _test, _line, pruned = step
+        _kind, node, value, windows, _test, _line, pruned = step
         if looks[node].state == "unvisited":
             looks[node].state = "visited"
         if value is not None:
