@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from gametree_cli import load_tree
-from gametree_cli.algorithms import fitting_algorithms, solve
+from gametree_cli.algorithms.registry import fitting_algorithms, solve
 from gametree_cli.cli import app
 from gametree_cli.events import Recorder
 from gametree_cli.numbers import format_value

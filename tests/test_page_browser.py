@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from gametree_cli import load_tree
-from gametree_cli.algorithms import solve
+from gametree_cli.algorithms.registry import solve
 from gametree_cli.cli import app
 from gametree_cli.events import Recorder
 from gametree_cli.model import CHANCE

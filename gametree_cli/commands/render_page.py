@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..algorithms import Options, solve
-from ..cli import read_tree, write_out
+from ..algorithms.registry import Options, solve
+from ..cli_options import read_tree
+from ..cli_output import write_out
 from ..errors import GameTreeError
 from ..files import check_target, write_atomically
 

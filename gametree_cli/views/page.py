@@ -20,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from ..algorithms import Options
+from ..algorithms.registry import Options
 from ..errors import GameTreeError
 from ..events import Event, Recorder
 from ..record import SearchRecord

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..algorithms import Options
+from ..algorithms.registry import Options
 from ..formats.document_writer import tree_to_document
 from ..model import LEAF
 from ..numbers import format_value
