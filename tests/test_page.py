@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from gametree_cli import load_tree
-from gametree_cli.algorithms.registry import fitting_algorithms, solve
-from gametree_cli.cli import app
-from gametree_cli.events import Recorder
-from gametree_cli.numbers import format_value
+from gametree_cli.search.registry import fitting_algorithms, solve
+from gametree_cli.cli.app import app
+from gametree_cli.search.events import Recorder
+from gametree_cli.core.numbers import format_value
 from gametree_cli.views import page as page_view
 from gametree_cli.views.page import render_page
 from gametree_cli.views.page_data import page_steps

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 from gametree_cli import load_tree
-from gametree_cli.algorithms.registry import solve
-from gametree_cli.cli import app
-from gametree_cli.events import Recorder
-from gametree_cli.model import CHANCE
-from gametree_cli.numbers import format_value
+from gametree_cli.search.registry import solve
+from gametree_cli.cli.app import app
+from gametree_cli.search.events import Recorder
+from gametree_cli.core.model import CHANCE
+from gametree_cli.core.numbers import format_value
 from gametree_cli.views.page import render_page
 
 from .conftest import TREES

@@ -20,10 +20,10 @@ from typing import Any
 
 import orjson
 
-from ..algorithms.registry import Options
-from ..errors import GameTreeError
-from ..events import Event, Recorder
-from ..record import SearchRecord
+from ..search.registry import Options
+from ..core.errors import GameTreeError
+from ..search.events import Event, Recorder
+from ..search.record import SearchRecord
 from .annotated import summary_line
 from .page_data import final_values, page_steps, pv_positions
 from .page_practice import practice_data

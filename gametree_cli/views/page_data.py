@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..events import CALL, CUT, LEAF, RETURN, Event
-from ..model import CHANCE, LEAF as LEAF_KIND, MAX, MIN
-from ..numbers import format_value
-from ..record import LOWER, UPPER, SearchRecord
+from ..search.events import CALL, CUT, LEAF, RETURN, Event
+from ..core.model import CHANCE, LEAF as LEAF_KIND, MAX, MIN
+from ..core.numbers import format_value
+from ..search.record import LOWER, UPPER, SearchRecord
 from .picture import Drawn
 from .trace import TraceFormatter
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..algorithms.registry import Options
-from ..formats.document_writer import tree_to_document
-from ..model import LEAF
-from ..numbers import format_value
-from ..record import SearchRecord
+from ..search.registry import Options
+from ..io.document_writer import tree_to_document
+from ..core.model import LEAF
+from ..core.numbers import format_value
+from ..search.record import SearchRecord
 from .page_data import bound_marks
 from .picture import Drawn
 
@@ -28,7 +28,7 @@ def practice_data(record: SearchRecord, drawn: list[Drawn], options: Options | N
     ``complete``: every node is drawn; practice on a collapsed tree would ask for
     nodes the student cannot see, so the page then offers watching only.
     """
-    from ..answers import answer_key  # imported here: answers imports the loaders, needed only now
+    from ..exercises.answers import answer_key  # imported here: answers imports the loaders, needed only now
 
     index = {item.node: position for position, item in enumerate(drawn)}
     entries: list[Any] = []

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from ..model import CHANCE, LEAF, MAX, MIN, PLAYER
-from ..numbers import format_number, format_value
+from ..core.model import CHANCE, LEAF, MAX, MIN, PLAYER
+from ..core.numbers import format_number, format_value
 from .page_data import pretty
 from .picture import Drawn
 

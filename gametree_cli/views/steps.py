@@ -18,10 +18,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..errors import GameTreeError
-from ..events import Event
-from ..files import write_atomically
-from ..record import SearchRecord
+from ..core.errors import GameTreeError
+from ..search.events import Event
+from ..io.files import write_atomically
+from ..search.record import SearchRecord
 from .page import PAGE_MAX_DRAWN
 from .page_data import final_values, page_steps, pv_positions
 from .page_svg import Look, draw_svg, layout
