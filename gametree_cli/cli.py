@@ -337,6 +337,7 @@ from .commands import schema as _schema  # noqa: E402,F401
 from .commands import random_tree as _random_tree  # noqa: E402,F401
 from .commands import compare as _compare  # noqa: E402,F401
 from .commands import blank as _blank  # noqa: E402,F401
+from .commands import handout as _handout  # noqa: E402,F401
 
 
 def main() -> None:
