@@ -23,7 +23,7 @@ __all__ = ["sheet_document", "key_document"]
 _HEADER = r"""% Written by gametree handout. Compile with: pdflatex FILE.tex
 % Needs the forest package (Debian: texlive-latex-extra texlive-pictures; or `make latex`).
 \documentclass[a4paper,11pt]{article}
-\usepackage[margin=2cm]{geometry}
+\usepackage[margin=1.8cm]{geometry}
 \usepackage[utf8]{inputenc}
 \usepackage{graphicx}
 """
@@ -31,7 +31,7 @@ _HEADER = r"""% Written by gametree handout. Compile with: pdflatex FILE.tex
 _HANDOUT_STYLES = r"""\forestset{
   gt room/.style={label={[font=\scriptsize, text=gray, align=left, inner sep=1pt, xshift=0.45em]right:{%
     $\alpha$\,\rule{1.9em}{0.3pt}\\[3pt]$\beta$\,\rule{1.9em}{0.3pt}}}},
-  gt leaf/.append style={for parent={s sep=2.1em}},  % leaves need no room beside them: narrower trees
+  gt leaf/.append style={for parent={s sep=1.8em}},  % leaves need no room beside them: narrower trees
 }
 \newsavebox\gtbox
 % a tree wider than the text is scaled down to the text's width
@@ -41,9 +41,9 @@ _HANDOUT_STYLES = r"""\forestset{
 """
 
 #: forest distances: the sheet leaves room to write; the key room for the alpha/beta labels.
-_SHEET_SPACING = "l sep=2.4em, s sep=3.2em"
-_ROOM_SPACING = "l sep=2.4em, s sep=4.6em"
-_KEY_SPACING = "l sep=2.6em, s sep=4.4em"
+_SHEET_SPACING = "l sep=2.4em, s sep=2.2em"
+_ROOM_SPACING = "l sep=2.4em, s sep=2.8em"
+_KEY_SPACING = "l sep=2.6em, s sep=3.4em"
 
 
 def _preamble() -> list[str]:
