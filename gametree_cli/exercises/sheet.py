@@ -29,7 +29,7 @@ _HEADER = r"""% Written by gametree handout. Compile with: pdflatex FILE.tex
 """
 
 _HANDOUT_STYLES = r"""\forestset{
-  gt room/.style={label={[font=\scriptsize, text=gray, align=left, inner sep=1pt, xshift=0.45em]right:{%
+  gt room/.style={label={[font=\scriptsize, text=gray, align=left, inner sep=1pt, xshift=0.8em]right:{%
     $\alpha$\,\rule{1.9em}{0.3pt}\\[3pt]$\beta$\,\rule{1.9em}{0.3pt}}}},
   gt leaf/.append style={for parent={s sep=1.8em}},  % leaves need no room beside them: narrower trees
 }
