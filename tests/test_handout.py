@@ -58,7 +58,8 @@ def test_every_exercise_is_worth_asking(algorithm: str, depth: int, branching: t
 
 def test_rejection_says_why() -> None:
     """The rules reject what they should: a tree where alpha-beta prunes nothing, and a tie at the root."""
-    from gametree_cli import parse_tree, solve
+    from gametree_cli.algorithms.registry import solve
+    from gametree_cli.formats.loader import parse_tree
 
     assert rejection(solve(parse_tree("[[1, 2], [3, 4]]"), "alphabeta"), 2) == "alpha-beta prunes nothing"
     assert "not strictly better" in str(rejection(solve(parse_tree("[[3, 5], [3, 9]]"), "minimax"), 2))

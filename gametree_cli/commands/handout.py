@@ -14,13 +14,13 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..cli import Language, app, reports_errors
+from ..cli_exits import reports_errors
+from ..cli_options import Language
 from ..generate.random_tree import parse_range
 
 __all__ = ["handout_command"]
 
 
-@app.command("handout")
 @reports_errors
 def handout_command(
     output: Annotated[str, typer.Option("--output", "-o", metavar="DIR", help="Folder to write the handout in (new or empty; --force to replace a handout).")],

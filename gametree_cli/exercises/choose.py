@@ -32,7 +32,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from ..algorithms import solve
+from ..algorithms.registry import solve
 from ..errors import GameTreeError
 from ..formats.document import build_tree
 from ..generate.random_tree import RandomTreeSpec, random_tree
