@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from gametree_cli.cli import app
+from gametree_cli.cli.app import app
 from gametree_cli.exercises import pdf
 from gametree_cli.exercises.choose import HandoutSpec, choose_exercise, choose_variant, rejection
 from gametree_cli.exercises.roster import RosterError, parse_roster
@@ -58,8 +58,8 @@ def test_every_exercise_is_worth_asking(algorithm: str, depth: int, branching: t
 
 def test_rejection_says_why() -> None:
     """The rules reject what they should: a tree where alpha-beta prunes nothing, and a tie at the root."""
-    from gametree_cli.algorithms.registry import solve
-    from gametree_cli.formats.loader import parse_tree
+    from gametree_cli.search.registry import solve
+    from gametree_cli.io.loader import parse_tree
 
     assert rejection(solve(parse_tree("[[1, 2], [3, 4]]"), "alphabeta"), 2) == "alpha-beta prunes nothing"
     assert "not strictly better" in str(rejection(solve(parse_tree("[[3, 5], [3, 9]]"), "minimax"), 2))

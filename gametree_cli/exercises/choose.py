@@ -32,12 +32,12 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from ..algorithms.registry import solve
-from ..errors import GameTreeError
-from ..formats.document import build_tree
+from ..search.registry import solve
+from ..core.errors import GameTreeError
+from ..io.document import build_tree
 from ..generate.random_tree import RandomTreeSpec, random_tree
-from ..model import LEAF, MAX, MIN, Tree
-from ..record import EXACT, LOWER, UPPER, SearchRecord
+from ..core.model import LEAF, MAX, MIN, Tree
+from ..search.record import EXACT, LOWER, UPPER, SearchRecord
 
 __all__ = ["HANDOUT_ALGORITHMS", "HandoutSpec", "Chosen", "Variant", "choose_variant", "choose_exercise", "rejection", "derived_seed",
            "parse_algorithms", "MAX_ATTEMPTS", "MAX_LEAVES"]

@@ -17,8 +17,8 @@ from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from typing import Iterator
 
-from ..errors import GameTreeError
-from ..files import Protected, same_file
+from ..core.errors import GameTreeError
+from ..io.files import Protected, same_file
 
 __all__ = ["MANIFEST", "check_folder", "staging", "publish"]
 

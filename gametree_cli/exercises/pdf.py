@@ -15,7 +15,7 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ..errors import GameTreeError
+from ..core.errors import GameTreeError
 
 __all__ = ["find_latex", "compile_all", "LATEX_MISSING"]
 

@@ -17,8 +17,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from ..errors import GameTreeError
-from ..files import read_input_text
+from ..core.errors import GameTreeError
+from ..io.files import read_input_text
 
 __all__ = ["Student", "RosterError", "read_roster", "parse_roster", "file_stem"]
 

@@ -12,8 +12,8 @@ Views only: nothing here searches.
 
 from __future__ import annotations
 
-from ..numbers import format_value
-from ..record import SearchRecord
+from ..core.numbers import format_value
+from ..search.record import SearchRecord
 from ..views.latex import FOREST_PREAMBLE, forest_picture, latex_escape
 from .choose import Chosen, Variant
 from .wording import words
