@@ -21,7 +21,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from gametree_cli.search import ALGORITHMS, Options, solve
+from gametree_cli.search.registry import ALGORITHMS, Options, solve
 from gametree_cli.exercises.answers import answer_key, dump_answer_file, parse_answer_text
 from gametree_cli.exercises.check import check_exercise, check_file
 from gametree_cli.cli.commands.blank import blank_view

@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from gametree_cli.search import ALGORITHMS, Options, solve
+from gametree_cli.search.registry import ALGORITHMS, Options, solve
 from gametree_cli.exercises.answers import answer_key, dump_answer_file
 from gametree_cli.core.errors import GameTreeError
 from gametree_cli.io.binary import encode_binary
