@@ -159,7 +159,7 @@ class SearchRecord:
         if self.flags is not None:
             slot = node if self.values.slot_of is None else int(self.values.slot_of[node])
             return int(self.flags[slot]) & (LOWER | UPPER)
-        if self.stats.cutoffs == 0 and not self._pruned and self.options.get("variant") != "hard":
+        if self.stats.cutoffs == 0 and not self._pruned and self.options.get("variant") not in ("hard", "practical"):
             return EXACT
         return LOWER | UPPER
 
@@ -341,7 +341,8 @@ class SearchRecord:
             return {}
         return cut_reasons(self.tree, nodes, self.values.take(nodes), self._alpha.take(nodes),
                            self._beta.take(nodes), bool(self.options.get("strict")),
-                           self.options.get("variant") == "hard")
+                           self.options.get("variant") in ("hard", "practical"),
+                           self.options.get("variant") == "practical")
 
     def _pruned_from_cuts(self) -> list[int]:
         if self._cut_at is None or not len(self._cut_at):

@@ -28,7 +28,11 @@ __all__ = [
     "fitting_algorithms",
     "solve",
     "check_depth_limit",
+    "VARIANTS",
 ]
+
+#: alpha-beta's forms (docs/solving.md): AIMA's fail-soft, classic fail-hard, the course notes' practical form
+VARIANTS = ("soft", "hard", "practical")
 
 
 @dataclass
@@ -37,7 +41,7 @@ class Options:
 
     Attributes:
         depth: plies below the root at which to stop and use ``eval``.
-        variant: alpha-beta's form, ``soft`` (default) or ``hard``.
+        variant: alpha-beta's form, ``soft`` (default), ``hard`` or ``practical`` (:data:`VARIANTS`).
         strict: prune only on strict inequalities.
         order: children order for pruning searches: ``given``, ``best``, ``worst``.
         extra: algorithm-specific settings (``ties``, ``sum``, ``bounds``...).
@@ -142,8 +146,8 @@ def solve(
         if reason == HAS_CHANCE:  # point at the first chance node, where a user looks
             raise tree.error(AlgorithmError, message, tree.kind.index(CHANCE))
         raise AlgorithmError(message, file=tree.source.name if tree.source else None)
-    if options.variant not in ("soft", "hard"):
-        raise AlgorithmError(f"unknown variant {options.variant!r} (expected soft or hard)")
+    if options.variant not in VARIANTS:
+        raise AlgorithmError(f"unknown variant {options.variant!r} (expected {', '.join(VARIANTS)})")
     if options.depth is not None:
         check_depth_limit(tree, options.depth)
     tick("solve")
@@ -216,7 +220,7 @@ def _run_alphabeta(tree: Tree, options: Options, observer: Observer | None) -> S
 
 register(Algorithm(
     "alphabeta",
-    "alpha-beta pruning (fail-soft; --variant hard, --strict)",
+    "alpha-beta pruning (fail-soft; --variant hard|practical, --strict)",
     _unfit_two_player,
     _run_alphabeta,
     prunes=True,
