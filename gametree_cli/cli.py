@@ -269,7 +269,7 @@ def solve_command(
     algo: AlgoOption = None,
     depth: DepthOption = None,
     trace: Annotated[bool, typer.Option("--trace", help="Print one line per call, leaf, cut-off and return while searching.")] = False,
-    lang: Annotated[Language, typer.Option("--lang", help="Trace vocabulary: en, or es (Spanish course notes).")] = Language.en,
+    lang: Annotated[Language, typer.Option("--lang", help="Language of the whole output: en, or es (Spanish; the trace in the course notes' words).")] = Language.en,
     output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text (annotated tree) or json (contract's result).")] = OutputFormat.text,
     variant: VariantOption = Variant.soft,
     strict: StrictOption = False,
@@ -317,7 +317,7 @@ def solve_command(
         sys.stdout.flush()
         console.print()
     shown = {"max_nodes": len(tree) if show_all else DEFAULT_MAX_NODES_SHOWN, "depth": show_depth}
-    console.print(render_result(record, **shown))
+    console.print(render_result(record, lang.value, **shown))
 
 
 def parse_option_number(option: str, text: str) -> Number:

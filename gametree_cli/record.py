@@ -163,7 +163,26 @@ class SearchRecord:
             return EXACT
         return LOWER | UPPER
 
+    def skipped_nothing(self, node: int) -> bool:
+        """A cut at the node's last child: counted in ``stats.cutoffs`` (as course traces count it),
+        but no child was left to prune; views say the bound was reached there, not "pruned"."""
+        if self.cut(node) is None:
+            return False
+        values = self.values
+        return all(values[child] is not None for child in self.tree.children(node))
+
     # -- chunks of nodes (writers) ------------------------------------------------------------
+
+    def bound_kinds(self, nodes: np.ndarray) -> np.ndarray | None:
+        """Per node of ``nodes`` (int64) its :meth:`bound_kind` bits (EXACT where never visited), in bulk;
+        None when the record has no flags (a search that builds Python values)."""
+        if self.flags is None:
+            return None
+        slots = self.values.slots(nodes)
+        kinds = np.zeros(len(nodes), dtype=np.uint8)
+        here = slots >= 0
+        kinds[here] = self.flags[slots[here]] & (LOWER | UPPER)
+        return kinds
 
     def visited_mask(self, nodes: np.ndarray) -> np.ndarray:
         return self.values.has(nodes)

@@ -532,7 +532,7 @@ def test_annotated_tree_shows_chance_nodes_and_star1_cuts(runner) -> None:
     result = runner.invoke(app, ["solve", str(TREES / "dice.yaml"), "--algo", "star1"])
     assert result.exit_code == 0, result.output
     text = result.output
-    assert "roll → Roll ○ chance  = 4  [α=4, β=inf]  ✂ cut: upper=4 <= alpha=4" in text
+    assert "roll → Roll ○ chance  ≤ 4  [α=4, β=inf]  ✂ cut: upper=4 <= alpha=4" in text
     assert "[p=1/6] Roll.4  ✂ pruned" in text
     assert "bet → Bet ○ chance  = 39/8 (expected)" in text
     assert "[p=3/4] Lose ▼ min  = 9/2" in text

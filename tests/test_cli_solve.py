@@ -126,7 +126,7 @@ def test_a_node_with_thousands_of_children_is_drawn_in_part(runner) -> None:
     lines = result.stdout.splitlines()
     assert len(lines) < 450
     assert "├── … 599 more children not drawn" in result.stdout
-    assert lines[-3] == "└── 1000  = 9"  # the principal variation is drawn
+    assert lines[-3] == "└── ★ 1000  = 9"  # the principal variation is drawn, marked
     assert "999,599" not in result.stdout and "599 of them left out" in result.stdout
     full = runner.invoke(app, ["solve", "--tree", json.dumps(raw), "--algo", "minimax", "--show-all"])
     assert "not drawn" not in full.stdout and "├── 600 " in full.stdout
