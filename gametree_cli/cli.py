@@ -300,6 +300,8 @@ def solve_command(
 
         observer = StreamingTrace(tree, sys.stdout, lang.value)
     record = solve(tree, algo, options=options, observer=observer)
+    if trace and output is not OutputFormat.json:
+        observer.finish(record.value)  # type: ignore[union-attr]
     if answers_file is not None:
         from .answers import write_answer_file
 

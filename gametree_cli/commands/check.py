@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..check import ERROR, check_paths, exit_code
-from ..cli import OutputFormat, app, reports_errors, stdout_console
+from ..cli import Language, OutputFormat, app, reports_errors, stdout_console
 from ..errors import GameTreeError
 from ..files import write_atomically
 
@@ -21,6 +21,7 @@ def check_command(
     answers: Annotated[list[str], typer.Argument(metavar="ANSWERS", help="Answer files, or folders searched for *.answers.yaml / *.answers.json.")],
     junit: Annotated[Optional[str], typer.Option("--junit", metavar="REPORT.xml", help="Also write a JUnit XML report (one testcase per exercise) for CI.")] = None,
     output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text (a table) or json.")] = OutputFormat.text,
+    lang: Annotated[Language, typer.Option("--lang", help="Language of the table: en or es (JSON and JUnit stay as they are).")] = Language.en,
 ) -> None:
     """Solve each exercise and compare the given answers: exit 0 all right, 1 some wrong, 2 unreadable or invalid."""
     from ..views.check_report import check_document, check_report, junit_report  # rich: only this command's cost
@@ -47,5 +48,5 @@ def check_command(
         json.dump(check_document(outcomes), sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
     else:
-        stdout_console().print(check_report(outcomes))
+        stdout_console().print(check_report(outcomes, lang.value))
     raise typer.Exit(exit_code(outcomes))
