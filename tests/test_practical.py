@@ -124,3 +124,67 @@ def compare(tree, record, expected: oracles.Search, game, depth) -> list[str]:
         if not claims:
             problems.append(f"{node_id}: bound kind {kind} of {value}, but its value is {truth}")
     return problems
+
+
+# -- issue 13 §2-3: bounds shown as bounds, the principal variation marked, Spanish everywhere ----------
+
+
+def test_a_cut_node_shows_a_bound_and_a_cut_at_the_last_child_prunes_nothing(runner) -> None:
+    """[[3],[3,1]]: node 2 is cut after 3 <= alpha=3, so it holds "at most 3" (its value is 1);
+    [[3],[5,3]]: the condition holds at 2's last child: counted, but nothing is drawn pruned."""
+    from gametree_cli.cli import app
+
+    text = runner.invoke(app, ["solve", "--tree", "[[3],[3,1]]"]).stdout
+    assert "└── 2 ▼ min  ≤ 3  [α=3, β=inf]  ✂ cut: v=3 <= alpha=3" in text
+    assert "★ root ▲ max  = 3" in text and "├── ★ 1 ▼ min  = 3" in text  # the PV, without colour
+    result = runner.invoke(app, ["solve", "--tree", "[[3],[5,3]]", "-f", "json"])
+    document = json.loads(result.stdout)
+    assert document["stats"]["cutoffs"] == 1 and document["pruned"] == []
+    assert document["nodes"]["2"]["bound_kind"] == "upper" and "bound_kind" not in document["nodes"]["root"]
+    text = runner.invoke(app, ["solve", "--tree", "[[3],[5,3]]"]).stdout
+    assert "✂" not in text and "bound reached at the last child: v=3 <= alpha=3" in text
+    trace = runner.invoke(app, ["solve", "--tree", "[[3],[5,3]]", "--trace", "--lang", "es"]).stdout
+    assert "PODA" not in trace
+    assert ".. Cota alcanzada en el ultimo hijo en minValue de 2 porque v=3 <= alfa=3 -> le asigna valor 3\n" in trace
+
+
+def test_the_spanish_trace_reads_as_the_notes(runner) -> None:
+    from gametree_cli.cli import app
+
+    minimax = runner.invoke(app, ["solve", str(TREES / "course.yaml"), "--algo", "minimax", "--trace", "--lang", "es"])
+    lines = minimax.stdout.splitlines()
+    assert ".. Invocacion maxValue(B.1) -> que retorna valor terminal 3" in lines
+    assert "... Invocacion minValue(B3.1) -> que retorna valor terminal 8" in lines
+    assert lines[lines.index("") - 1] == "valor encontrado: 3"
+    pruning = runner.invoke(app, ["solve", str(TREES / "course.yaml"), "--trace", "--lang", "es"]).stdout
+    assert ".. Invocacion maxValue(B.2, alfa=-inf, beta=3) -> que retorna valor terminal 12\n" in pruning
+    assert "... PODA en maxValue de B3 porque v=8 >= beta=3 -> le asigna valor 8\n" in pruning  # the contract's line
+    english = runner.invoke(app, ["solve", str(TREES / "course.yaml"), "--trace"]).stdout
+    assert "    leaf B.1 = 3\n" in english and "value found: 3\n" in english
+
+
+def test_spanish_covers_the_tree_the_summary_and_check(runner, tmp_path) -> None:
+    from gametree_cli.cli import app
+
+    text = runner.invoke(app, ["solve", str(TREES / "course.yaml"), "--lang", "es"]).stdout
+    assert "✂ corte: v=2 <= alfa=3" in text and "✂ podado" in text
+    assert "alphabeta: valor 3 · mejor jugada B · nodos visitados 12 · hojas evaluadas 7 · cortes 3" in text
+    for word in ("cut", "pruned", "best move", "nodes visited", "value "):
+        assert word not in text
+    answers = tmp_path / "a.yaml"
+    answers.write_text(f"tree: {TREES / 'course.yaml'}\nalgorithm: alphabeta\nanswers: {{value: 3, nodes: {{B3: 7}}}}\n")
+    report = runner.invoke(app, ["check", str(answers), "--lang", "es"])
+    assert report.exit_code == 1
+    assert "nodes[B3].value: se esperaba 7, se obtuvo 8" in report.stdout and "1 ejercicio: 0 bien, 1 mal" in report.stdout
+
+
+def test_the_pictures_show_bounds_and_the_principal_variation() -> None:
+    from gametree_cli.views.dot import render_dot
+    from gametree_cli.views.latex import render_latex
+
+    record = solve(load_tree(TREES / "course.yaml"), "alphabeta", variant="practical")
+    dot = render_dot(record, lang="es")
+    assert 'label="≥ 8"' in dot and 'label="≤ 2"' in dot and 'xlabel="★ A' in dot
+    assert "(en el último hijo)" in dot and "✂ β=1" not in dot  # D: cut at its last child
+    latex = render_latex(record)
+    assert r"$\geq 8$" in latex and r"$\leq 1$" in latex and r"$\star$\,A" in latex
