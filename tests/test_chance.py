@@ -500,7 +500,7 @@ def test_trace_shows_chance_nodes_in_english_and_spanish() -> None:
     assert "    chanceValue of Bet returns the expected value 1/4*6 + 3/4*9/2 = 39/8" in english[-2:]
     spanish = trace_lines(tree, "expectiminimax", "es")
     assert ". Invocacion chanceValue(Bet):" in spanish
-    assert ".. Nodo hoja Win con valor 6 con probabilidad 1/4" in spanish
+    assert ".. Invocacion minValue(Win) con probabilidad 1/4 -> que retorna valor terminal 6" in spanish
     assert ".. Invocacion minValue(Lose) con probabilidad 3/4:" in spanish
     assert ".. chanceValue de Bet asigna valor esperado 1/4*6 + 3/4*9/2 = 39/8" in spanish
     star = trace_lines(tree, "star1", "es")
