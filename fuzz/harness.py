@@ -21,7 +21,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from gametree_cli.algorithms import ALGORITHMS, Options, solve
+from gametree_cli.algorithms.registry import ALGORITHMS, Options, solve
 from gametree_cli.answers import answer_key, dump_answer_file, parse_answer_text
 from gametree_cli.check import check_exercise, check_file
 from gametree_cli.commands.blank import blank_view

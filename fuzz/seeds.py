@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from gametree_cli.algorithms import ALGORITHMS, Options, solve
+from gametree_cli.algorithms.registry import ALGORITHMS, Options, solve
 from gametree_cli.answers import answer_key, dump_answer_file
 from gametree_cli.errors import GameTreeError
 from gametree_cli.formats.binary import encode_binary

@@ -1,14 +1,14 @@
 """gametree: solve explicit game trees and show the answer the way a course does.
 
-Usable from Python::
+Usable from Python (docs/api.md)::
 
-    from gametree_cli import load_tree, render_svg, save_tree, solve
-    tree = load_tree("trees/aima-5-2.yaml")
-    record = solve(tree, "alphabeta")
-    record.value, tree.move(record.best_move())
-    render_svg(record)        # the annotated tree as SVG (needs Graphviz);
-                              # in a notebook, `record` alone shows the picture
-    save_tree(tree, "aima-5-2.json")
+    >>> from gametree_cli import load_tree, solve
+    >>> tree = load_tree("trees/aima-5-2.yaml")
+    >>> answer = solve(tree, "alphabeta")
+    >>> answer.value, answer.best_move, answer.pruned
+    (3, 'a1', ['C.2', 'C.3'])
+
+In a notebook a solution shows itself as the annotated tree (SVG, with Graphviz).
 """
 
 from __future__ import annotations
@@ -21,36 +21,42 @@ from typing import TYPE_CHECKING, Any
 # modules its command needs (start-up time matters: `gametree check` runs
 # many times in a course's CI).
 _EXPORTS = {
-    "ALGORITHMS": ".algorithms",
-    "Options": ".algorithms",
-    "solve": ".algorithms",
+    "load_tree": ".api",
+    "solve": ".api",
+    "Solution": ".api",
+    "ALGORITHMS": ".algorithms.registry",
+    "Options": ".algorithms.options",
     "AlgorithmError": ".errors",
     "GameTreeError": ".errors",
     "IllegalTreeError": ".errors",
     "TreeFormatError": ".errors",
-    "load_tree": ".formats.loader",
-    "parse_tree": ".formats.loader",
     "Tree": ".model",
-    "SearchRecord": ".record",
-    "result_document": ".views.result_json",
-    "tree_to_document": ".formats.document_writer",
     "save_tree": ".formats.saver",
-    "render_dot": ".views.dot",
-    "render_svg": ".views.dot",
-    "render_latex": ".views.latex",
 }
 
 if TYPE_CHECKING:
-    from .algorithms import ALGORITHMS, Options, solve
+    from .algorithms.options import Options
+    from .algorithms.registry import ALGORITHMS
+    from .api import Solution, load_tree, solve
     from .errors import AlgorithmError, GameTreeError, IllegalTreeError, TreeFormatError
-    from .formats.document_writer import tree_to_document
-    from .formats.loader import load_tree, parse_tree
     from .formats.saver import save_tree
     from .model import Tree
-    from .record import SearchRecord
-    from .views.dot import render_dot, render_svg
-    from .views.latex import render_latex
-    from .views.result_json import result_document
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ALGORITHMS",
+    "AlgorithmError",
+    "GameTreeError",
+    "IllegalTreeError",
+    "Options",
+    "Solution",
+    "Tree",
+    "TreeFormatError",
+    "load_tree",
+    "save_tree",
+    "solve",
+]
 
 
 def __getattr__(name: str) -> Any:
@@ -63,27 +69,5 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
-
-
-__version__ = "0.1.0"
-
-__all__ = [
-    "ALGORITHMS",
-    "AlgorithmError",
-    "GameTreeError",
-    "IllegalTreeError",
-    "Options",
-    "SearchRecord",
-    "Tree",
-    "TreeFormatError",
-    "load_tree",
-    "parse_tree",
-    "render_dot",
-    "render_latex",
-    "render_svg",
-    "result_document",
-    "save_tree",
-    "solve",
-    "tree_to_document",
-]
+    """The public names only (what ``from gametree_cli import *`` gives)."""
+    return sorted(__all__ + ["__version__"])

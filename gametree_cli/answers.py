@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 import yaml
 
-from .algorithms import Options, get_algorithm
+from .algorithms.registry import Options, get_algorithm
 from .errors import ExerciseError, GameTreeError, TreeFormatError
 from .files import read_input_text
 from .formats.document import build_tree

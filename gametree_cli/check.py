@@ -26,7 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from .algorithms import solve
+from .algorithms.registry import solve
 from .answers import ANSWER_SUFFIXES, Exercise, answer_id, expected_number, read_answer_file
 from .errors import AlgorithmError, ExerciseError, GameTreeError
 from .model import Tree

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from .algorithms import Options, fitting_algorithms, solve
-from .algorithms.minimax import level_bounds
+from .algorithms.registry import Options, fitting_algorithms, solve
+from .levels import level_bounds
 from .errors import AlgorithmError, GameTreeError
 from .model import Tree
 from .record import SearchRecord

@@ -134,6 +134,12 @@ class Tree:
     def __len__(self) -> int:
         return len(self.kind)
 
+    def __repr__(self) -> str:
+        """One line (the arrays are not shown): title, size, and what kind of game."""
+        kind = (f"{len(self.players)} players" if self.is_nplayer else "max/min") + (", chance" if self.has_chance else "")
+        title = f"{self.title!r}: " if self.title else ""
+        return f"<Tree {title}{len(self.kind):,} nodes, {kind}, root {self.node_id(0)!r}>"
+
     @property
     def size(self) -> int:
         """Number of nodes."""

@@ -327,15 +327,6 @@ class SearchRecord:
     def moves(self, nodes: Iterable[int]) -> list[str]:
         return [self.tree.move(node) for node in nodes]
 
-    def _repr_svg_(self) -> str | None:
-        """The annotated tree as SVG, so a notebook shows a record as a picture.
-
-        None (IPython then shows the plain repr) when Graphviz is not installed.
-        """
-        from .views.dot import notebook_svg
-
-        return notebook_svg(self)
-
     # -- derived facts of the depth-first search ------------------------------------------------
 
     def _slot(self, node: int) -> int:

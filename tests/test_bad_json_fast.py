@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from gametree_cli import parse_tree
+from gametree_cli.formats.loader import parse_tree
 from gametree_cli.errors import GameTreeError
 from gametree_cli.formats import loader, partial
 

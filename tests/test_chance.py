@@ -19,8 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gametree_cli import AlgorithmError, IllegalTreeError, load_tree, parse_tree, solve
-from gametree_cli.algorithms import default_algorithm
+from gametree_cli import AlgorithmError, IllegalTreeError
+from gametree_cli.formats.loader import load_tree, parse_tree
+from gametree_cli.algorithms.registry import solve
+from gametree_cli.algorithms.registry import default_algorithm
 from gametree_cli.algorithms.expectation import expected_value
 from gametree_cli.cli import app
 from gametree_cli.events import Recorder

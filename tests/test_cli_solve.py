@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from gametree_cli import load_tree, solve
+from gametree_cli.formats.loader import load_tree
+from gametree_cli.algorithms.registry import solve
 from gametree_cli.cli import app
 from gametree_cli.views.trace import StreamingTrace
 
@@ -173,5 +174,5 @@ def test_installed_command_runs_as_a_real_process(tmp_path: Path) -> None:
 def test_python_api_is_usable_without_the_cli() -> None:
     from gametree_cli import load_tree as load, solve as run
 
-    record = run(load(AIMA), "alphabeta")
-    assert record.value == 3 and record.tree.move(record.best_move()) == "a1"
+    answer = run(load(AIMA), "alphabeta")
+    assert answer.value == 3 and answer.best_move == "a1"

@@ -8,8 +8,9 @@ from typing import Any
 
 from hypothesis import given, settings
 
-from gametree_cli import load_tree, parse_tree, solve
-from gametree_cli.algorithms import Options
+from gametree_cli.formats.loader import load_tree, parse_tree
+from gametree_cli.algorithms.registry import solve
+from gametree_cli.algorithms.registry import Options
 from gametree_cli.cli import app
 from gametree_cli.comparison import compare_algorithms, pruned_nodes, searchable_nodes
 from gametree_cli.numbers import value_to_json

@@ -370,7 +370,7 @@ def _gambit_samples() -> list[Path]:
 
 @pytest.mark.parametrize("name", [path.name for path in _gambit_samples()] or ["(absent)"])
 def test_gambit_samples_convert_to_yaml_with_the_same_solution(name: str, tmp_path: Path) -> None:
-    from gametree_cli.algorithms import solve
+    from gametree_cli.algorithms.registry import solve
 
     path = shared_or_skip("data", "gambit", name)
     try:
@@ -542,7 +542,7 @@ def test_files_we_write_load_in_gambit_with_the_same_value(document: Any) -> Non
     pygambit = pytest.importorskip("pygambit", reason="pygambit is not installed (it builds from source: ~25 minutes)")
     import tempfile
 
-    from gametree_cli.algorithms import solve
+    from gametree_cli.algorithms.registry import solve
 
     tree = build_tree(document)
     has_float = any(isinstance(tree.value[node], float) or (isinstance(tree.value[node], tuple) and any(isinstance(part, float) for part in tree.value[node]))  # type: ignore[union-attr]

@@ -46,8 +46,11 @@ from typing import Any, Callable
 import pytest
 from typer.testing import CliRunner
 
-from gametree_cli import Options, parse_tree, result_document, solve
-from gametree_cli.algorithms import default_algorithm, fitting_algorithms
+from gametree_cli import Options
+from gametree_cli.formats.loader import parse_tree
+from gametree_cli.views.result_json import result_document
+from gametree_cli.algorithms.registry import solve
+from gametree_cli.algorithms.registry import default_algorithm, fitting_algorithms
 from gametree_cli.cli import app
 from gametree_cli.events import Recorder
 

@@ -19,7 +19,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gametree_cli import GameTreeError, parse_tree
+from gametree_cli import GameTreeError
+from gametree_cli.formats.loader import parse_tree
 from gametree_cli.formats import deepyaml, loader
 from gametree_cli.formats.deepyaml import DeepSafeLoader, DepthExceeded
 from gametree_cli.formats.fastyaml import plain_enough

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from gametree_cli import load_tree, parse_tree
+from gametree_cli.formats.loader import load_tree, parse_tree
 from gametree_cli.errors import GameTreeError
 from gametree_cli.formats import loader
 from gametree_cli.formats.jsonscan import scan_tree

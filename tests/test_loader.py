@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from gametree_cli import IllegalTreeError, TreeFormatError, load_tree, parse_tree
+from gametree_cli import IllegalTreeError, TreeFormatError
+from gametree_cli.formats.loader import load_tree, parse_tree
 from gametree_cli.cli import app
 from gametree_cli.model import CHANCE, LEAF, MAX, MIN
 

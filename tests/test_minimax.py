@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gametree_cli import load_tree, parse_tree, solve
+from gametree_cli.formats.loader import load_tree, parse_tree
+from gametree_cli.algorithms.registry import solve
 from gametree_cli.events import Recorder
 from gametree_cli.record import EXACT, UPPER
 from gametree_cli.views.result_json import result_document

@@ -19,7 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from gametree_cli import AlgorithmError, IllegalTreeError, load_tree, parse_tree, solve
+from gametree_cli import AlgorithmError, IllegalTreeError
+from gametree_cli.formats.loader import load_tree, parse_tree
+from gametree_cli.algorithms.registry import solve
 from gametree_cli.algorithms.paranoid import paranoid
 from gametree_cli.cli import app
 from gametree_cli.events import CALL, CUT, LEAF, RETURN, Recorder

@@ -27,8 +27,9 @@ import yaml
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from gametree_cli import load_tree, parse_tree, solve
-from gametree_cli.algorithms import ALGORITHMS, Options, check_depth_limit
+from gametree_cli.formats.loader import load_tree, parse_tree
+from gametree_cli.algorithms.registry import solve
+from gametree_cli.algorithms.registry import ALGORITHMS, Options, check_depth_limit
 from gametree_cli.algorithms.sweep import sweep
 from gametree_cli.cli import app
 from gametree_cli.errors import GameTreeError, TreeFormatError

@@ -15,8 +15,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gametree_cli import load_tree, parse_tree, solve
-from gametree_cli.algorithms import ALGORITHMS, fitting_algorithms
+from gametree_cli.formats.loader import load_tree, parse_tree
+from gametree_cli.algorithms.registry import solve
+from gametree_cli.algorithms.registry import ALGORITHMS, fitting_algorithms
 from gametree_cli.cli import app
 from gametree_cli.formats.document import build_tree
 from gametree_cli.formats.document_text import document_to_json

@@ -22,10 +22,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gametree_cli import load_tree, parse_tree, render_svg, solve
+from gametree_cli.formats.loader import load_tree, parse_tree
+from gametree_cli.views.dot import render_svg
+from gametree_cli.algorithms.registry import solve
 from gametree_cli.cli import app
 from gametree_cli.formats.document import build_tree
 from gametree_cli.model import CHANCE, LEAF, MAX, MIN, PLAYER
+from gametree_cli import api
 from gametree_cli.views import dot as dot_view
 from gametree_cli.views.dot import render_dot
 from gametree_cli.views.latex import latex_escape, render_latex
@@ -193,16 +196,15 @@ def test_real_dot_lays_out_every_shipped_tree(path: Path) -> None:
 
 @needs_dot
 def test_render_svg_for_notebooks() -> None:
-    record = solve(load_tree(TREES / "aima-5-2.yaml"))
-    svg = render_svg(record)
+    answer = api.solve(TREES / "aima-5-2.yaml")
+    svg = render_svg(answer.record)
     assert svg.lstrip().startswith("<?xml") and "<svg" in svg
-    assert record._repr_svg_() == svg
+    assert answer._repr_svg_() == svg == answer.svg()
 
 
 def test_notebook_display_without_graphviz_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(dot_view, "dot_program", lambda: None)
-    record = solve(load_tree(TREES / "aima-5-2.yaml"))
-    assert record._repr_svg_() is None
+    assert api.solve(TREES / "aima-5-2.yaml")._repr_svg_() is None
 
 
 # -- LaTeX --------------------------------------------------------------------------

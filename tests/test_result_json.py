@@ -20,8 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gametree_cli import parse_tree, solve
-from gametree_cli.algorithms import ALGORITHMS, Options
+from gametree_cli.formats.loader import parse_tree
+from gametree_cli.algorithms.registry import solve
+from gametree_cli.algorithms.registry import ALGORITHMS, Options
 from gametree_cli.algorithms.minimax import SWEEP_FROM
 from gametree_cli.columns import Column
 from gametree_cli.errors import GameTreeError

@@ -572,9 +572,8 @@ elif phase == "build":
     from gametree_cli.formats import loader
     loader.build_tree = pausing(loader.build_tree)
 elif phase == "solve":
-    from gametree_cli import cli
-    from gametree_cli.commands import render
-    cli.solve = pausing(cli.solve)
+    from gametree_cli.commands import render, solve
+    solve.solve = pausing(solve.solve)
     render.solve = pausing(render.solve)
 elif phase == "write":  # the new file is complete in its private folder, not yet renamed
     from gametree_cli import files

@@ -20,7 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gametree_cli import parse_tree, solve
+from gametree_cli.formats.loader import parse_tree
+from gametree_cli.algorithms.registry import solve
 from gametree_cli.views.result_json import result_document
 
 from . import oracles

@@ -34,7 +34,7 @@ from .expectation import expected_value, mix, uniform_mean
 from .value_search import CHILDREN, END, Frame, Rules, walk
 
 if TYPE_CHECKING:
-    from . import Options
+    from .options import Options
 
 __all__ = [
     "expectiminimax",

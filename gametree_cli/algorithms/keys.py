@@ -25,7 +25,7 @@ import numpy as np
 
 from ..model import Tree
 from ..numeric import LIMIT, _scaled, int64_view, numeric_values
-from .minimax import level_bounds
+from ..levels import level_bounds
 
 __all__ = ["comparison_keys", "horizon_nodes", "INFINITE_KEY"]
 

@@ -31,11 +31,11 @@ from ..model import CHANCE, Tree
 from ..numbers import Number, Value, format_number, format_value, normalize
 from ..record import Cut, PruningLog, SearchRecord
 from .expectation import expected_vector
-from .minimax import level_bounds
+from ..levels import level_bounds
 from .value_search import CHILDREN, END, Frame, Rules, walk
 
 if TYPE_CHECKING:
-    from . import Options
+    from .options import Options
 
 __all__ = [
     "TIE_RULES",

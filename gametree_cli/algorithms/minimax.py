@@ -26,33 +26,12 @@ from ..events import CALL, CUT, LEAF, RETURN, Event, Observer
 from ..model import MAX, Tree
 from ..record import SearchRecord, Stats
 
-__all__ = ["minimax", "alphabeta", "level_bounds", "SWEEP_FROM"]
+__all__ = ["minimax", "alphabeta", "SWEEP_FROM"]
 
 #: minimax takes the NumPy sweep from this many nodes on, when nobody observes it (docs/performance.md: from
 #: 2·10^4 nodes on it is 2-5x faster than the compiled walk, 80x the uncompiled one; below a few thousand
 #: nodes both take well under a millisecond). The sweep itself declines narrow trees and non-NumPy values.
 SWEEP_FROM = 4096
-
-
-def level_bounds(tree: Tree, depth_limit: int | None = None) -> list[tuple[int, int]]:
-    """``[(start, end), ...]``: the node numbers of each depth level.
-
-    Breadth-first numbering makes every level a contiguous block, and the
-    next level's size is the sum of this level's child counts.
-    """
-    levels = [(0, 1)]
-    count = tree.count
-    if len(count) > 4096:  # summing slices in NumPy: ~50x faster on big levels
-        from ..numeric import int64_view
-
-        count = int64_view(count)
-    while depth_limit is None or len(levels) <= depth_limit:
-        start, end = levels[-1]
-        size = int(count[start:end].sum() if end - start > 64 and hasattr(count, "sum") else sum(count[start:end]))
-        if not size:
-            break
-        levels.append((end, end + size))
-    return levels
 
 
 def minimax(tree: Tree, *, depth_limit: int | None = None, observer: Observer | None = None) -> SearchRecord:

@@ -26,7 +26,7 @@ from .maxn import root_player, unfit_nplayer
 from .minimax import alphabeta, minimax
 
 if TYPE_CHECKING:
-    from . import Options
+    from .options import Options
 
 __all__ = ["paranoid", "paranoid_view", "unfit_paranoid", "run_paranoid"]
 

@@ -46,11 +46,11 @@ from ..numbers import INF, NEG_INF, Number, Value, format_number
 from ..record import Cut, PruningLog, SearchRecord
 from .expectation import as_written, chance_weights, divide, expected_value, unscale
 from .expecti import decide, opponent_models, unfit_chance
-from .minimax import level_bounds
+from ..levels import level_bounds
 from .value_search import ALPHA, BETA, Frame, Rules, walk
 
 if TYPE_CHECKING:
-    from . import Options
+    from .options import Options
 
 __all__ = ["star1", "star1_bounds", "check_star1_bounds", "unfit_star1", "run_star1"]
 

@@ -36,7 +36,7 @@ from ..columns import Column
 from ..numeric import Numeric, _scaled, int64_view, numeric_values
 from ..progress import tick
 from ..record import SearchRecord, Stats
-from .minimax import level_bounds
+from ..levels import level_bounds
 
 __all__ = ["sweep"]
 

@@ -6,7 +6,9 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from ..cli import app, read_tree, reports_errors, stdout_console
+from ..cli_output import stdout_console
+from ..cli_exits import reports_errors
+from ..cli_options import read_tree
 from ..model import Tree
 from ..record import SearchRecord
 
@@ -34,7 +36,6 @@ def blank_view(tree: Tree, *, max_nodes: int | None = None, depth: int | None = 
     return Group(*parts)
 
 
-@app.command("blank")
 @reports_errors
 def blank_command(
     tree_file: Annotated[Optional[str], typer.Argument(metavar="TREE", help="Tree file or '-' for standard input.")] = None,

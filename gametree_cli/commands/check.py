@@ -10,12 +10,13 @@ from typing import Annotated, Optional
 import typer
 
 from ..check import ERROR, check_paths, exit_code
-from ..cli import Language, OutputFormat, app, reports_errors, stdout_console
+from ..cli_output import stdout_console
+from ..cli_exits import reports_errors
+from ..cli_options import Language, OutputFormat
 from ..errors import GameTreeError
 from ..files import write_atomically
 
 
-@app.command("check")
 @reports_errors
 def check_command(
     answers: Annotated[list[str], typer.Argument(metavar="ANSWERS", help="Answer files, or folders searched for *.answers.yaml / *.answers.json.")],

@@ -8,11 +8,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..algorithms import Options
-from ..cli import Order, OutputFormat, app, read_tree, reports_errors, stdout_console
-
-
-@app.command("compare")
+from ..algorithms.registry import Options
+from ..cli_output import stdout_console
+from ..cli_exits import reports_errors
+from ..cli_options import Order, OutputFormat, read_tree
 @reports_errors
 def compare_command(
     tree_file: Annotated[Optional[str], typer.Argument(metavar="TREE", help="Tree file or '-' for standard input.")] = None,

@@ -12,7 +12,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..cli import app, read_tree, reports_errors, write_out
+from ..cli_output import write_out
+from ..cli_exits import reports_errors
+from ..cli_options import read_tree
 from ..formats.document_writer import TEXT_WRITERS
 from ..files import check_target
 from ..formats.saver import output_format, save_tree
@@ -35,7 +37,6 @@ def efg_leaves_out(tree: Tree) -> list[str]:
     return lost
 
 
-@app.command("convert")
 @reports_errors
 def convert_command(
     source: Annotated[str, typer.Argument(metavar="IN", help="Tree file (YAML, JSON, compact, .efg, ...) or '-' for standard input.")],

@@ -11,7 +11,8 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from ..cli import app, reports_errors, write_out
+from ..cli_output import write_out
+from ..cli_exits import reports_errors
 from ..errors import GameTreeError
 from ..formats.document import build_tree
 from ..formats.document_text import document_to_json, document_to_yaml
@@ -29,7 +30,6 @@ generate_app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
 )
-app.add_typer(generate_app, name="generate")
 
 _DOCUMENT_WRITERS = {"yaml": document_to_yaml, "json": document_to_json, "efg": write_efg}
 

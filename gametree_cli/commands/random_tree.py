@@ -8,12 +8,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..cli import app, reports_errors
+from ..cli_exits import reports_errors
 from ..generate.random_tree import MAX_RANDOM_NODES, RandomTreeSpec, parse_range, random_tree
 from .generate import ForceOption, OutputOption, ToOption, check_output, write_document
 
 
-@app.command("random")
 @reports_errors
 def random_command(
     depth: Annotated[int, typer.Option("--depth", "-d", help="Plies from the root to every leaf (chance edges count).")],

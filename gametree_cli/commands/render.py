@@ -14,10 +14,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..algorithms import solve
-from ..cli import (AlgoOption, BoundsOption, DepthOption, Language, Order, OrderOption, StrictOption, SumOption, TiesOption,
-                   TreeArgument, TreeTextOption, Variant, VariantOption, app, read_tree, reports_errors,
-                   search_options, write_out)
+from ..algorithms.registry import solve
+from ..cli_output import write_out
+from ..cli_exits import reports_errors
+from ..cli_options import (AlgoOption, BoundsOption, DepthOption, Language, Order, OrderOption, StrictOption, SumOption, TiesOption,
+                           TreeArgument, TreeTextOption, Variant, VariantOption, read_tree, search_options)
 from ..errors import GameTreeError
 from ..files import check_target, write_atomically
 
@@ -47,7 +48,6 @@ def picture_format(given: PictureFormat | None, output: str | None) -> str:
     return fmt
 
 
-@app.command("render")
 @reports_errors
 def render_command(
     tree_file: TreeArgument = None,

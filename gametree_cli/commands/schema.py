@@ -7,7 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..cli import app, reports_errors, write_out
+from ..cli_output import write_out
+from ..cli_exits import reports_errors
 from ..files import write_atomically
 from ..schema import tree_schema
 
@@ -19,7 +20,6 @@ def schema_text() -> str:
     return json.dumps(tree_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
-@app.command("schema")
 @reports_errors
 def schema_command(
     output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write the schema to FILE instead of standard output.")] = None,

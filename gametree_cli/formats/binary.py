@@ -44,7 +44,7 @@ from ..numbers import Number, Value, number_to_json, parse_number
 from ..numeric import LazyValues, Numeric, _exact_probabilities, int64_view, numeric_values
 from ..progress import tick
 from .binary_checks import array_dtype, check_header, check_numeric_values, check_probability_sums, check_shape, check_tree
-from .loader import register_format, write_atomically
+from ..files import write_atomically
 
 __all__ = ["MAGIC", "write_binary", "read_binary", "encode_binary"]
 
@@ -310,4 +310,3 @@ def _decode(data: bytes, name: str) -> Tree:
     return tree
 
 
-register_format("gtb", (".gtb",), tree_reader=read_binary, tree_writer=write_binary)

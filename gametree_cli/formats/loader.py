@@ -350,5 +350,7 @@ register_format("efg", (".efg",), document_reader=_read_efg)
 for _name, _render in TEXT_WRITERS.items():
     TREE_WRITERS[_name] = _text_writer(_render)
 
-# gametree's own binary format registers itself (reader and writer) on import.
-from . import binary as _binary  # noqa: E402,F401
+# gametree's own binary format: a reader and a writer of whole trees.
+from .binary import read_binary, write_binary  # noqa: E402
+
+register_format("gtb", (".gtb",), tree_reader=read_binary, tree_writer=write_binary)

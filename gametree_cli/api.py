@@ -1,0 +1,213 @@
+"""The Python API: load a tree, solve it, and read the answer in node ids and moves.
+
+The command line and the notebook user see the same search: :func:`solve`
+runs the registered algorithm once and wraps its
+:class:`~gametree_cli.record.SearchRecord` (node numbers, arrays) in a
+:class:`Solution`, whose public side speaks the tree file's language (ids
+such as ``"B"``, moves such as ``"a1"``) and whose views (text, JSON, SVG,
+LaTeX, trace) all read that one record.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+from typing import Any
+
+from .algorithms.options import Options
+from .algorithms.registry import solve as run_search
+from .events import Event
+from .formats.document import DEFAULT_MAX_NODES
+from .formats.loader import EXTENSIONS, load_tree as load_tree_file, parse_tree
+from .model import Tree
+from .numbers import Value, format_value
+from .record import SearchRecord
+from .record_facts import LOWER, UPPER
+
+__all__ = ["load_tree", "solve", "Solution"]
+
+#: file name endings that make a string a path, not tree text
+_TREE_SUFFIXES = tuple(EXTENSIONS) + (".efg", ".gtb")
+
+
+def load_tree(source: str | os.PathLike[str], *, fmt: str | None = None, max_nodes: int = DEFAULT_MAX_NODES) -> Tree:
+    """A tree from a file path, ``"-"`` (standard input), or the tree's own text.
+
+    A string is read as a path when it names an existing file, or is one line
+    ending in ``.yaml``/``.yml``/``.json``/``.efg``/``.gtb``; anything else
+    (``"[[3, 12, 8], [2, 4, 6]]"``, a YAML document) is parsed as text.
+
+    Raises:
+        TreeFormatError, IllegalTreeError: the file or text is not a valid tree
+            (the message names the file, line and node).
+    """
+    if isinstance(source, os.PathLike) or source == "-" or _names_a_file(source):
+        return load_tree_file(source, fmt=fmt, max_nodes=max_nodes)
+    return parse_tree(source, name="<text>", fmt=fmt, max_nodes=max_nodes)
+
+
+def _names_a_file(text: str) -> bool:
+    if "\n" in text or text.lstrip().startswith(("{", "[")):
+        return False
+    return text.lower().endswith(_TREE_SUFFIXES) or Path(text).is_file()
+
+
+def solve(tree: Tree | str | os.PathLike[str], algorithm: str | None = None, *, trace: bool = False,
+          options: Options | None = None, **settings: Any) -> Solution:
+    """Search ``tree`` once with ``algorithm`` (default: chosen by its node types).
+
+    Args:
+        tree: a :class:`Tree`, or anything :func:`load_tree` reads.
+        algorithm: ``minimax``, ``alphabeta``, ``expectiminimax``, ``star1``, ``maxn``, ...
+        trace: keep the search's events, for :meth:`Solution.trace`.
+        options: an :class:`Options`; or give its fields as keywords
+            (``depth=2``, ``variant="hard"``, ``strict=True``, ``order="best"``,
+            ``ties=...``, ``bounds=(lo, hi)``, ``sum=...``).
+
+    Raises:
+        AlgorithmError: unknown algorithm, or one that does not fit the tree.
+    """
+    if not isinstance(tree, Tree):
+        tree = load_tree(tree)
+    events: list[Event] | None = [] if trace else None
+    record = run_search(tree, algorithm, options=options, observer=events.append if events is not None else None,
+                        **settings)
+    return Solution(record, events)
+
+
+class Solution:
+    """What one search found, in the tree's node ids and moves.
+
+    Attributes:
+        record: the search record (node numbers and arrays) that every view reads.
+        tree: the searched tree.
+    """
+
+    def __init__(self, record: SearchRecord, events: list[Event] | None = None) -> None:
+        self.record = record
+        self.tree = record.tree
+        self.events = events
+
+    # -- the answer ------------------------------------------------------------------------------
+
+    @property
+    def algorithm(self) -> str:
+        return self.record.algorithm
+
+    @property
+    def value(self) -> Value | None:
+        """The root's value (a number, or a vector for n-player trees)."""
+        return self.record.value
+
+    @property
+    def best_move(self) -> str | None:
+        """The move the root player makes (the label of the edge to the chosen child)."""
+        chosen = self.record.best_move()
+        return None if chosen is None else self.tree.move(chosen)
+
+    @property
+    def best_moves(self) -> list[str] | None:
+        """Every equally good root move; None where pruning leaves that open."""
+        moves = self.record.best_moves()
+        return None if moves is None else [self.tree.move(node) for node in moves]
+
+    @property
+    def principal_variation(self) -> list[str]:
+        """The node ids the chosen moves lead to, from the root's chosen child down to a leaf."""
+        return [self.tree.node_id(node) for node in self.record.principal_variation()]
+
+    @property
+    def values(self) -> dict[str, Value]:
+        """Node id -> the value (or bound, see :meth:`bound`) the search gave it; visited nodes only."""
+        values = self.record.values
+        return {self.tree.node_id(node): values[node] for node in self.record.visit_order()
+                if values[node] is not None}
+
+    def value_of(self, node_id: str) -> Value | None:
+        """The value the search gave ``node_id`` (None when it never went there)."""
+        return self.record.values[self.tree.index(node_id)]
+
+    def bound(self, node_id: str) -> str:
+        """``"exact"``, ``"upper"`` (the true value is at most it) or ``"lower"`` for ``node_id``."""
+        kind = self.record.bound_kind(self.tree.index(node_id))
+        return "upper" if kind == UPPER else "lower" if kind == LOWER else "exact"
+
+    @property
+    def pruned(self) -> list[str]:
+        """Roots of the subtrees the search skipped."""
+        return [self.tree.node_id(node) for node in self.record.pruned]
+
+    @property
+    def visit_order(self) -> list[str]:
+        return [self.tree.node_id(node) for node in self.record.visit_order()]
+
+    @property
+    def stats(self) -> dict[str, int]:
+        """``nodes_visited``, ``leaves_evaluated``, ``cutoffs`` (the contract's counters)."""
+        return self.record.stats.as_dict()
+
+    # -- views of the same record ----------------------------------------------------------------
+
+    def text(self, *, width: int = 100) -> str:
+        """The annotated tree and summary as plain text (what ``gametree solve`` prints when piped)."""
+        from rich.console import Console
+
+        from .views.annotated import render_result
+
+        out = io.StringIO()
+        Console(width=width, no_color=True, file=out).print(render_result(self.record))
+        return out.getvalue()
+
+    def to_json(self) -> str:
+        """The contract's JSON result (``gametree solve --format json``)."""
+        from .views.result_json import write_record
+
+        out = io.StringIO()
+        write_record(self.record, out, events=self.events)
+        return out.getvalue()
+
+    def trace(self, lang: str = "en") -> list[str]:
+        """The trace lines (``--trace``); needs ``solve(..., trace=True)``."""
+        if self.events is None:
+            raise ValueError("no events kept: solve(tree, algorithm, trace=True) keeps them")
+        from .views.trace import TraceFormatter
+
+        formatter = TraceFormatter(self.tree, lang)
+        return [line for line in map(formatter.line, self.events) if line is not None]
+
+    def dot(self) -> str:
+        """The annotated tree in Graphviz's DOT language."""
+        from .views.dot import render_dot
+
+        return render_dot(self.record)
+
+    def svg(self) -> str:
+        """The annotated tree as SVG (needs Graphviz's ``dot``)."""
+        from .views.dot import render_svg
+
+        return render_svg(self.record)
+
+    def latex(self) -> str:
+        """The annotated tree as a LaTeX (forest) document."""
+        from .views.latex import render_latex
+
+        return render_latex(self.record)
+
+    def _repr_svg_(self) -> str | None:
+        """A notebook shows a solution as its picture (None, so the repr, without Graphviz)."""
+        from .views.dot import notebook_svg
+
+        return notebook_svg(self.record)
+
+    def __repr__(self) -> str:
+        parts = [f"{self.algorithm}: value {format_value(self.value) if self.value is not None else None}"]
+        if self.best_move is not None:
+            parts.append(f"best move {self.best_move!r}")
+        stats = self.record.stats
+        parts.append(f"{stats.nodes_visited} of {len(self.tree)} nodes visited")
+        if self.record.pruned:
+            shown = self.pruned[:6]
+            more = ", ..." if len(self.record.pruned) > 6 else ""
+            parts.append(f"pruned [{', '.join(map(repr, shown))}{more}]")
+        return f"<Solution {', '.join(parts)}>"

@@ -1,0 +1,77 @@
+"""Standard output for every command: whole writes, and rich's console with its colour rules."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+__all__ = ["write_out", "stdout_console"]
+
+
+_OUT_CHUNK = 1 << 20
+
+
+def write_out(data: str | bytes) -> None:
+    """Write ``data`` to standard output: all of it, or BrokenPipeError.
+
+    Why not ``sys.stdout.write``: when the reader goes away in the middle of
+    one big write, Python's buffered stream reports the short write as a
+    success and the rest is dropped without a word (exit 0, not 141). Writing
+    in pieces and checking each count makes every command end the same way.
+    """
+    stream = sys.stdout
+    binary = getattr(stream, "buffer", None)
+    if binary is None:  # a text-only stream put in place by a caller
+        stream.write(data if isinstance(data, str) else data.decode("utf-8"))
+        return
+    if isinstance(data, str):
+        data = data.encode(stream.encoding or "utf-8", stream.errors or "strict")
+    stream.flush()
+    rest = memoryview(data)
+    while rest:
+        piece = rest[:_OUT_CHUNK]
+        written = binary.write(piece)
+        rest = rest[len(piece) if written is None else written:]
+    binary.flush()
+
+
+class _WholeStdout:
+    """Standard output for rich: each write goes through :func:`write_out`."""
+
+    def write(self, text: str) -> int:
+        write_out(text)
+        return len(text)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(sys.stdout, name)
+
+
+@functools.cache
+def _console_class() -> type[Console]:
+    """rich's console, but a reader that went away is left to :func:`reports_errors`
+    (rich's own handling exits with status 1). Made on first use: rich costs start-up time."""
+    from rich.console import Console
+
+    class StdoutConsole(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
+
+    return StdoutConsole
+
+
+def stdout_console() -> Console:
+    """Colour on a terminal; plain text when piped or NO_COLOR is set (rich's rules).
+
+    When piped, lines are not wrapped at 80 columns: a tree line is kept whole.
+    """
+    console_class = _console_class()
+    console = console_class(highlight=False, file=_WholeStdout())  # type: ignore[arg-type]
+    if not console.is_terminal:
+        console = console_class(highlight=False, file=_WholeStdout(), width=max(console.width, 240),  # type: ignore[arg-type]
+                                soft_wrap=True)
+    return console
