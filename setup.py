@@ -2,7 +2,7 @@
 
 Every extension is optional: without a working C compiler (or without
 Cython) the install still succeeds and the same answers come from Python,
-slower. ``gametree_cli/algorithms/search.py``, the one alpha-beta/minimax
+slower. ``gametree_cli/search/depth_first.py``, the one alpha-beta/minimax
 loop, is plain Python written in Cython's pure-Python mode: Cython compiles
 that very file when it is there (``search.COMPILED`` tells which ran); JSON
 files are read by json.loads when their C helper is missing.
@@ -17,7 +17,7 @@ def compiled_search() -> list[Extension]:
         from Cython.Build import cythonize
     except ImportError:  # pragma: no cover - the lock and [build-system] bring Cython
         return []
-    extensions = cythonize([Extension("gametree_cli.algorithms.search", ["gametree_cli/algorithms/search.py"])],
+    extensions = cythonize([Extension("gametree_cli.search.depth_first", ["gametree_cli/search/depth_first.py"])],
                            language_level=3, quiet=True)
     for extension in extensions:
         extension.optional = True  # (cythonize makes new Extensions and drops the flag)

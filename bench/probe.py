@@ -15,7 +15,7 @@ import time
 
 def parse_yaml(parser: str, path: str) -> float:
     """Seconds to parse ``path`` with one YAML candidate (document only)."""
-    from gametree_cli.bulk import paused_gc
+    from gametree_cli.core.bulk import paused_gc
 
     text = open(path, encoding="utf-8").read()
     started = time.perf_counter()
@@ -59,7 +59,7 @@ def main() -> None:
     loaded = time.perf_counter()
     record = None
     if mode.startswith("sweep-"):  # the NumPy kernel alone (algorithms/sweep.py)
-        from gametree_cli.algorithms.sweep import sweep
+        from gametree_cli.search.sweep import sweep
 
         record = sweep(tree, name=mode[6:], averaged_min=mode == "sweep-expectimax")
     elif mode != "load":

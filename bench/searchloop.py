@@ -26,16 +26,16 @@ import time
 from pathlib import Path
 
 from gametree_cli import load_tree, solve
-from gametree_cli.algorithms import search
+from gametree_cli.search import depth_first as search
 
 #: the module (the package's own ``minimax`` is the function)
-minimax_module = importlib.import_module("gametree_cli.algorithms.minimax")
+minimax_module = importlib.import_module("gametree_cli.search.minimax")
 
 
 def source_walk():
     """``algorithms/search.py`` loaded from its source, whatever is built."""
     path = Path(search.__file__).with_name("search.py")
-    spec = importlib.util.spec_from_file_location("gametree_cli.algorithms._search_source", path)
+    spec = importlib.util.spec_from_file_location("gametree_cli.search._search_source", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)  # type: ignore[union-attr]
     assert not module.COMPILED

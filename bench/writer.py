@@ -52,7 +52,7 @@ def measure_one(algorithm: str, path: str, out: str) -> dict:
     record = solve(tree, algorithm)
     keywords = {}
     try:  # before issue 17: best_moves came from a second, exhaustive search's record
-        from gametree_cli.algorithms import exact_record  # type: ignore[attr-defined]
+        from gametree_cli.search import exact_record  # type: ignore[attr-defined]
     except ImportError:  # one engine: the record's own best_moves
         pass
     else:

@@ -1,7 +1,7 @@
 """One fuzz target for every front end: load an input, solve it every way, render every view.
 
 The property (issue 8): on any input gametree ends either with a result or
-with a :class:`~gametree_cli.errors.GameTreeError` whose one-line message
+with a :class:`~gametree_cli.core.errors.GameTreeError` whose one-line message
 names the file. Any other exception escaping these functions is a bug, and
 so is a view or writer whose output gametree cannot read back. Both the
 Hypothesis tests (``tests/test_fuzz.py``) and the atheris harness
@@ -21,22 +21,22 @@ from pathlib import Path
 
 from rich.console import Console
 
-from gametree_cli.algorithms.registry import ALGORITHMS, Options, solve
-from gametree_cli.answers import answer_key, dump_answer_file, parse_answer_text
-from gametree_cli.check import check_exercise, check_file
-from gametree_cli.commands.blank import blank_view
-from gametree_cli.comparison import compare_algorithms
-from gametree_cli.errors import GameTreeError
-from gametree_cli.events import Event
-from gametree_cli.formats.binary import encode_binary, read_binary
-from gametree_cli.formats.document_writer import TEXT_WRITERS, tree_to_document
-from gametree_cli.formats.loader import load_tree, parse_tree
-from gametree_cli.model import Tree
-from gametree_cli.numbers import MAX_DIGITS
-from gametree_cli.record import SearchRecord
+from gametree_cli.search.registry import ALGORITHMS, Options, solve
+from gametree_cli.exercises.answers import answer_key, dump_answer_file, parse_answer_text
+from gametree_cli.exercises.check import check_exercise, check_file
+from gametree_cli.cli.commands.blank import blank_view
+from gametree_cli.exercises.comparison import compare_algorithms
+from gametree_cli.core.errors import GameTreeError
+from gametree_cli.search.events import Event
+from gametree_cli.io.binary import encode_binary, read_binary
+from gametree_cli.io.document_writer import TEXT_WRITERS, tree_to_document
+from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.core.model import Tree
+from gametree_cli.core.numbers import MAX_DIGITS
+from gametree_cli.search.record import SearchRecord
 from gametree_cli.views.annotated import render_result
-from gametree_cli.views.check_report import check_document, check_report, junit_report
-from gametree_cli.views.compare_table import comparison_document, comparison_table
+from gametree_cli.exercises.check_report import check_document, check_report, junit_report
+from gametree_cli.exercises.compare_table import comparison_document, comparison_table
 from gametree_cli.views.dot import render_dot
 from gametree_cli.views.latex import render_latex
 from gametree_cli.views.result_json import result_document, write_record

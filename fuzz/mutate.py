@@ -18,7 +18,7 @@ import re
 import struct
 from typing import Any
 
-from gametree_cli.formats.binary import MAGIC
+from gametree_cli.io.binary import MAGIC
 
 from .seeds import NASTY_TOKENS
 

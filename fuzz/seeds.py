@@ -15,12 +15,12 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from gametree_cli.algorithms.registry import ALGORITHMS, Options, solve
-from gametree_cli.answers import answer_key, dump_answer_file
-from gametree_cli.errors import GameTreeError
-from gametree_cli.formats.binary import encode_binary
-from gametree_cli.formats.document_writer import TEXT_WRITERS, tree_to_document
-from gametree_cli.formats.loader import parse_tree
+from gametree_cli.search.registry import ALGORITHMS, Options, solve
+from gametree_cli.exercises.answers import answer_key, dump_answer_file
+from gametree_cli.core.errors import GameTreeError
+from gametree_cli.io.binary import encode_binary
+from gametree_cli.io.document_writer import TEXT_WRITERS, tree_to_document
+from gametree_cli.io.loader import parse_tree
 
 __all__ = ["ROOT", "Seed", "tree_seeds", "answer_seeds", "NASTY_TOKENS"]
 

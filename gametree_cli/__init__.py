@@ -35,12 +35,12 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:
-    from .algorithms.options import Options
-    from .algorithms.registry import ALGORITHMS
+    from .search.options import Options
+    from .search.registry import ALGORITHMS
     from .api import Solution, load_tree, solve
-    from .errors import AlgorithmError, GameTreeError, IllegalTreeError, TreeFormatError
-    from .formats.saver import save_tree
-    from .model import Tree
+    from .core.errors import AlgorithmError, GameTreeError, IllegalTreeError, TreeFormatError
+    from .io.saver import save_tree
+    from .core.model import Tree
 
 __version__ = "0.1.0"
 

@@ -1,5 +1,5 @@
 """``python -m gametree_cli`` runs the command line."""
 
-from .entry import main
+from .cli.entry import main
 
 main()

@@ -2,7 +2,7 @@
 
 The command line and the notebook user see the same search: :func:`solve`
 runs the registered algorithm once and wraps its
-:class:`~gametree_cli.record.SearchRecord` (node numbers, arrays) in a
+:class:`~gametree_cli.search.record.SearchRecord` (node numbers, arrays) in a
 :class:`Solution`, whose public side speaks the tree file's language (ids
 such as ``"B"``, moves such as ``"a1"``) and whose views (text, JSON, SVG,
 LaTeX, trace) all read that one record.
@@ -15,15 +15,15 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .algorithms.options import Options
-from .algorithms.registry import solve as run_search
-from .events import Event
-from .formats.document import DEFAULT_MAX_NODES
-from .formats.loader import EXTENSIONS, load_tree as load_tree_file, parse_tree
-from .model import Tree
-from .numbers import Value, format_value
-from .record import SearchRecord
-from .record_facts import LOWER, UPPER
+from .search.options import Options
+from .search.registry import solve as run_search
+from .search.events import Event
+from .io.document import DEFAULT_MAX_NODES
+from .io.loader import EXTENSIONS, load_tree as load_tree_file, parse_tree
+from .core.model import Tree
+from .core.numbers import Value, format_value
+from .search.record import SearchRecord
+from .search.record_facts import LOWER, UPPER
 
 __all__ = ["load_tree", "solve", "Solution"]
 

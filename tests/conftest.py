@@ -43,15 +43,15 @@ def shared_or_skip(*parts: str) -> Path:
 
 # -- the search loop: compiled (Cython) and its own Python source ---------------------------
 
-SEARCH = importlib.import_module("gametree_cli.algorithms.search")
+SEARCH = importlib.import_module("gametree_cli.search.depth_first")
 _source_modules: list = []
 
 
 def search_source_module():
-    """``gametree_cli/algorithms/search.py`` run from its source, whether or not it is compiled."""
+    """``gametree_cli/search/depth_first.py`` run from its source, whether or not it is compiled."""
     if not _source_modules:
         path = Path(SEARCH.__file__).with_name("search.py")
-        spec = importlib.util.spec_from_file_location("gametree_cli.algorithms._search_source", path)
+        spec = importlib.util.spec_from_file_location("gametree_cli.search._search_source", path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)  # type: ignore[union-attr]
         _source_modules.append(module)
@@ -64,7 +64,7 @@ def search_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
     without a C compiler takes); the compiled run is skipped, saying so, when it is not built."""
     if request.param == "compiled":
         if not SEARCH.COMPILED:
-            pytest.skip("gametree_cli.algorithms.search is not compiled (no Cython or C compiler at install time); "
+            pytest.skip("gametree_cli.search.depth_first is not compiled (no Cython or C compiler at install time); "
                         "the 'source' run covers the loop that runs")
     else:
         monkeypatch.setattr(SEARCH, "walk", search_source_module().walk)

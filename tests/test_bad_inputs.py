@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gametree_cli.cli import app
-from gametree_cli.formats.document import DEFAULT_MAX_NODES
-from gametree_cli.formats.loader import YAML_MAX_DEPTH
+from gametree_cli.cli.app import app
+from gametree_cli.io.document import DEFAULT_MAX_NODES
+from gametree_cli.io.loader import YAML_MAX_DEPTH
 
 from .conftest import HANG_GUARD
 from .test_loader import ERROR_LINE

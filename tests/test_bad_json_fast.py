@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 
-from gametree_cli.formats.loader import parse_tree
-from gametree_cli.errors import GameTreeError
-from gametree_cli.formats import loader, partial
+from gametree_cli.io.loader import parse_tree
+from gametree_cli.core.errors import GameTreeError
+from gametree_cli.io import loader, partial
 
 from .conftest import HANG_GUARD, ROOT
 from .test_jsonscan import loads_path

@@ -20,13 +20,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gametree_cli import AlgorithmError, IllegalTreeError
-from gametree_cli.formats.loader import load_tree, parse_tree
-from gametree_cli.algorithms.registry import solve
-from gametree_cli.algorithms.registry import default_algorithm
-from gametree_cli.algorithms.expectation import expected_value
-from gametree_cli.cli import app
-from gametree_cli.events import Recorder
-from gametree_cli.formats.document import build_tree
+from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.search.registry import solve
+from gametree_cli.search.registry import default_algorithm
+from gametree_cli.search.expectation import expected_value
+from gametree_cli.cli.app import app
+from gametree_cli.search.events import Recorder
+from gametree_cli.io.document import build_tree
 from gametree_cli.views.result_json import result_document
 from gametree_cli.views.trace import TraceFormatter
 

@@ -21,11 +21,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from gametree_cli.answers import read_answer_file
-from gametree_cli.check import check_paths, exit_code, same_value
-from gametree_cli.cli import app
-from gametree_cli.errors import ExerciseError
-from gametree_cli.views.check_report import describe_mismatch
+from gametree_cli.exercises.answers import read_answer_file
+from gametree_cli.exercises.check import check_paths, exit_code, same_value
+from gametree_cli.cli.app import app
+from gametree_cli.core.errors import ExerciseError
+from gametree_cli.exercises.check_report import describe_mismatch
 
 from .conftest import ROOT, TREES, shared_or_skip
 from . import oracles

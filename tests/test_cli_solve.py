@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from gametree_cli.formats.loader import load_tree
-from gametree_cli.algorithms.registry import solve
-from gametree_cli.cli import app
+from gametree_cli.io.loader import load_tree
+from gametree_cli.search.registry import solve
+from gametree_cli.cli.app import app
 from gametree_cli.views.trace import StreamingTrace
 
 from .conftest import HANG_GUARD, TREES

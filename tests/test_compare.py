@@ -8,12 +8,12 @@ from typing import Any
 
 from hypothesis import given, settings
 
-from gametree_cli.formats.loader import load_tree, parse_tree
-from gametree_cli.algorithms.registry import solve
-from gametree_cli.algorithms.registry import Options
-from gametree_cli.cli import app
-from gametree_cli.comparison import compare_algorithms, pruned_nodes, searchable_nodes
-from gametree_cli.numbers import value_to_json
+from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.search.registry import solve
+from gametree_cli.search.registry import Options
+from gametree_cli.cli.app import app
+from gametree_cli.exercises.comparison import compare_algorithms, pruned_nodes, searchable_nodes
+from gametree_cli.core.numbers import value_to_json
 
 from .conftest import TREES
 from .test_ordering import compact_trees

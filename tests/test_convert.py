@@ -22,21 +22,21 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gametree_cli.cli import app
-from gametree_cli.errors import GameTreeError
-from gametree_cli.formats.document import build_tree
-from gametree_cli.formats.document_text import BLOCK_DEPTH, document_to_json, document_to_yaml
-from gametree_cli.formats.document_writer import (
+from gametree_cli.cli.app import app
+from gametree_cli.core.errors import GameTreeError
+from gametree_cli.io.document import build_tree
+from gametree_cli.io.document_text import BLOCK_DEPTH, document_to_json, document_to_yaml
+from gametree_cli.io.document_writer import (
     compact_text,
     efg_text,
     json_text,
     tree_to_document,
     yaml_text,
 )
-from gametree_cli.formats.efg import read_efg
-from gametree_cli.formats.loader import load_tree, parse_tree
-from gametree_cli.formats.saver import save_tree
-from gametree_cli.schema import tree_schema
+from gametree_cli.io.efg import read_efg
+from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.io.saver import save_tree
+from gametree_cli.io.schema import tree_schema
 
 from .conftest import ROOT, TREES, shared_or_skip
 
@@ -370,7 +370,7 @@ def _gambit_samples() -> list[Path]:
 
 @pytest.mark.parametrize("name", [path.name for path in _gambit_samples()] or ["(absent)"])
 def test_gambit_samples_convert_to_yaml_with_the_same_solution(name: str, tmp_path: Path) -> None:
-    from gametree_cli.algorithms.registry import solve
+    from gametree_cli.search.registry import solve
 
     path = shared_or_skip("data", "gambit", name)
     try:
@@ -467,7 +467,7 @@ def test_convert_in_a_real_process_reads_efg_from_standard_input(tmp_path: Path)
 
 def test_save_tree_with_a_writer_of_its_own_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A registered writer (e.g. a binary format) writes a temporary file that replaces the target."""
-    from gametree_cli.formats import loader
+    from gametree_cli.io import loader
 
     seen: list[Path] = []
 
@@ -542,7 +542,7 @@ def test_files_we_write_load_in_gambit_with_the_same_value(document: Any) -> Non
     pygambit = pytest.importorskip("pygambit", reason="pygambit is not installed (it builds from source: ~25 minutes)")
     import tempfile
 
-    from gametree_cli.algorithms.registry import solve
+    from gametree_cli.search.registry import solve
 
     tree = build_tree(document)
     has_float = any(isinstance(tree.value[node], float) or (isinstance(tree.value[node], tuple) and any(isinstance(part, float) for part in tree.value[node]))  # type: ignore[union-attr]

@@ -47,12 +47,12 @@ import pytest
 from typer.testing import CliRunner
 
 from gametree_cli import Options
-from gametree_cli.formats.loader import parse_tree
+from gametree_cli.io.loader import parse_tree
 from gametree_cli.views.result_json import result_document
-from gametree_cli.algorithms.registry import solve
-from gametree_cli.algorithms.registry import default_algorithm, fitting_algorithms
-from gametree_cli.cli import app
-from gametree_cli.events import Recorder
+from gametree_cli.search.registry import solve
+from gametree_cli.search.registry import default_algorithm, fitting_algorithms
+from gametree_cli.cli.app import app
+from gametree_cli.search.events import Recorder
 
 from . import oracles
 from .oracles import Game

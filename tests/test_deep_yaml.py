@@ -1,6 +1,6 @@
 """YAML nested deeper than libyaml reads (issue 12): the deep loader and its early refusal.
 
-``gametree_cli/formats/deepyaml.py`` is PyYAML's pure-Python safe loader with
+``gametree_cli/io/deepyaml.py`` is PyYAML's pure-Python safe loader with
 an iterative Composer; ``yamldepth.py`` says when to use it and refuses runs
 of openers past the limit without composing them. The references here are
 PyYAML itself: ``yaml.SafeLoader`` for what is read, and the deep loader
@@ -20,12 +20,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gametree_cli import GameTreeError
-from gametree_cli.formats.loader import parse_tree
-from gametree_cli.formats import deepyaml, loader
-from gametree_cli.formats.deepyaml import DeepSafeLoader, DepthExceeded
-from gametree_cli.formats.fastyaml import plain_enough
-from gametree_cli.formats.loader import YAML_MAX_DEPTH
-from gametree_cli.formats.yamldepth import nests_deeper_than
+from gametree_cli.io.loader import parse_tree
+from gametree_cli.io import deepyaml, loader
+from gametree_cli.io.deepyaml import DeepSafeLoader, DepthExceeded
+from gametree_cli.io.fastyaml import plain_enough
+from gametree_cli.io.loader import YAML_MAX_DEPTH
+from gametree_cli.io.yamldepth import nests_deeper_than
 
 GAMETREE = [sys.executable, "-m", "gametree_cli"]
 HANG_GUARD = 300  # seconds: a hang, not a slow machine (the 200,000-level reads take ~10 s on a loaded one)
@@ -223,7 +223,7 @@ def test_a_file_misjudged_as_shallow_falls_back_when_libyaml_reports_its_cap(mon
 SOLVE_DEEP = """
 import sys
 {setup}
-from gametree_cli.entry import main
+from gametree_cli.cli.entry import main
 sys.argv = ["gametree", "solve", sys.argv[1], "--algo", "minimax"]
 main()
 """

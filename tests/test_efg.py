@@ -1,4 +1,4 @@
-"""Gambit .efg reading and writing (gametree_cli.formats.efg).
+"""Gambit .efg reading and writing (gametree_cli.io.efg).
 
 The documents read from .efg files are solved by tests/oracles.py, on
 purpose: the check does not trust the core algorithms.
@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gametree_cli.errors import TreeFormatError
-from gametree_cli.formats.efg import read_efg, write_efg
+from gametree_cli.core.errors import TreeFormatError
+from gametree_cli.io.efg import read_efg, write_efg
 
 from . import oracles
 

@@ -2,7 +2,7 @@
 
 Each test is the smallest input that used to end in a traceback (or in an
 error message that broke the contract's one-line form), and now must end as
-a clean :class:`~gametree_cli.errors.GameTreeError`.
+a clean :class:`~gametree_cli.core.errors.GameTreeError`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from gametree_cli import GameTreeError
-from gametree_cli.formats.loader import load_tree, parse_tree
+from gametree_cli.io.loader import load_tree, parse_tree
 
 
 def assert_one_line_error(text: str, name: str = "--tree") -> GameTreeError:
@@ -73,8 +73,8 @@ def test_byte_order_mark_on_stdin(text: str, monkeypatch: pytest.MonkeyPatch) ->
     """A file with a BOM loads (utf-8-sig); the same bytes on standard input were 'expected a tree'."""
     import io
 
-    from gametree_cli.formats.loader import load_tree
-    from gametree_cli.algorithms.registry import solve
+    from gametree_cli.io.loader import load_tree
+    from gametree_cli.search.registry import solve
 
     monkeypatch.setattr("sys.stdin", io.StringIO("\ufeff" + text))
     assert solve(load_tree("-"), "minimax").value == 3
@@ -88,7 +88,7 @@ def _gtb_with(tree_text: str, change) -> bytes:  # type: ignore[no-untyped-def]
     import json
     import struct
 
-    from gametree_cli.formats.binary import MAGIC, encode_binary
+    from gametree_cli.io.binary import MAGIC, encode_binary
 
     data = encode_binary(parse_tree(tree_text))
     start = len(MAGIC) + 8
@@ -138,7 +138,7 @@ _NAMED = "root:\n  id: A\n  children: [{id: B, move: b, children: [1, 2]}, 3]\n"
     (_DECIMAL_P, _set("prob_json", [None, None, None, 0.5, 0.75]), "sum to 1.25"),
 ])
 def test_damaged_gtb_header_is_a_clean_error(tmp_path, tree_text: str, change, says: str) -> None:  # type: ignore[no-untyped-def]
-    from gametree_cli.formats.loader import load_tree
+    from gametree_cli.io.loader import load_tree
 
     path = tmp_path / "damaged.gtb"
     path.write_bytes(_gtb_with(tree_text, change))
@@ -152,8 +152,8 @@ def test_gtb_child_counts_that_loop(tmp_path) -> None:  # type: ignore[no-untype
     """Counts [0, 2, 0] add up to n - 1, but node 1 would be its own child: a search never ended."""
     import numpy as np
 
-    from gametree_cli.formats.loader import load_tree
-    from gametree_cli.formats.binary import _pack
+    from gametree_cli.io.loader import load_tree
+    from gametree_cli.io.binary import _pack
 
     kind = np.array([1, 1, 0], dtype=np.uint8)
     count = np.array([0, 2, 0], dtype=np.int8)
@@ -168,9 +168,9 @@ def test_gtb_child_counts_that_loop(tmp_path) -> None:  # type: ignore[no-untype
 
 @pytest.mark.parametrize("text", [_NAMED, _NPLAYER, _CHANCE, _DECIMAL_P, "[[3, 12, 8], [2, 4, 6]]"])
 def test_undamaged_gtb_still_reads(tmp_path, text: str) -> None:  # type: ignore[no-untyped-def]
-    from gametree_cli.formats.loader import load_tree
-    from gametree_cli.formats.binary import encode_binary
-    from gametree_cli.formats.document_writer import json_text
+    from gametree_cli.io.loader import load_tree
+    from gametree_cli.io.binary import encode_binary
+    from gametree_cli.io.document_writer import json_text
 
     path = tmp_path / "good.gtb"
     path.write_bytes(encode_binary(parse_tree(text)))
@@ -202,7 +202,7 @@ def test_computed_value_longer_than_python_prints() -> None:
     from rich.console import Console
 
     from gametree_cli.views.result_json import result_document
-    from gametree_cli.algorithms.registry import solve
+    from gametree_cli.search.registry import solve
     from gametree_cli.views.annotated import render_result
     from gametree_cli.views.latex import render_latex
     from gametree_cli.views.result_json import write_record
@@ -223,7 +223,7 @@ def test_computed_value_longer_than_python_prints() -> None:
 
 def test_integer_longer_than_python_prints() -> None:
     """A computed integer (a Star1 window, a shallow bound) may pass 4300 digits too: exact digits, a JSON string."""
-    from gametree_cli.numbers import format_number, number_to_json
+    from gametree_cli.core.numbers import format_number, number_to_json
     from gametree_cli.views.json_text import dumps
 
     huge = 7 * 10**4300
@@ -236,7 +236,7 @@ def test_integer_longer_than_python_prints() -> None:
 def test_efg_reads_the_long_numbers_its_writer_writes() -> None:
     """A tree file may hold 4300-digit integers (and fractions of them); the .efg writer wrote them,
     and the .efg reader refused any number longer than 1000 characters."""
-    from gametree_cli.formats.document_writer import efg_text, json_text
+    from gametree_cli.io.document_writer import efg_text, json_text
 
     big = "9" * 4300
     tree = parse_tree(f'root:\n  type: chance\n  children: [{{p: "1/{big}", value: {big}}}, {{p: "{"9" * 4299 + "8"}/{big}", value: -{big}}}]\n')
@@ -249,7 +249,7 @@ def test_efg_reads_the_long_numbers_its_writer_writes() -> None:
 def test_yaml_11_line_breaks_are_read_as_pyyaml_reads_them(brk: str) -> None:
     """NEL, LS and PS break lines in YAML 1.1 (PyYAML) but not in 1.2 (yaml_rs): the fast path read
     'root: [1,<NEL>2]' as a leaf '\\x852' (an error) where PyYAML reads the tree [1, 2]."""
-    from gametree_cli.algorithms.registry import solve
+    from gametree_cli.search.registry import solve
 
     assert solve(parse_tree(f"root: [1,{brk}2]"), "minimax").value == 2
     with pytest.raises(GameTreeError):
@@ -260,8 +260,8 @@ def test_yaml_11_line_breaks_are_read_as_pyyaml_reads_them(brk: str) -> None:
 def test_compact_form_of_a_one_leaf_fraction_tree_reads_back(text: str) -> None:
     """The compact writer writes a one-leaf tree whose value is a fraction as the JSON string "-7/3",
     which the reader refused ('expected a tree ... found the text'): now a number text is a one-leaf tree."""
-    from gametree_cli.algorithms.registry import solve
-    from gametree_cli.formats.document_writer import compact_text
+    from gametree_cli.search.registry import solve
+    from gametree_cli.io.document_writer import compact_text
 
     tree = parse_tree(text)
     assert solve(parse_tree(compact_text(tree)), "minimax").value == solve(tree, "minimax").value
@@ -290,7 +290,7 @@ def test_map_tag_on_a_scalar_or_list(text: str) -> None:
 def test_star1_with_bounds_beyond_a_float() -> None:
     """Star1's open window (alpha = -inf) met the bound U = 10^4300 - 1 in arithmetic: Python
     converted the int to a float and raised OverflowError. An infinite side stays infinite."""
-    from gametree_cli.algorithms.registry import solve
+    from gametree_cli.search.registry import solve
 
     big = "9" * 4300
     tree = parse_tree(f"bounds: [0, {big}]\nroot:\n  children:\n    - {{type: chance, children: [9, 0]}}\n    - 3\n")
@@ -304,7 +304,7 @@ def test_decimals_meeting_a_huge_exact_probability() -> None:
     big = "9" * 400
     tree = parse_tree(f'bounds: [0, 10]\nroot:\n  children:\n    - type: chance\n      children: '
                       f'[{{p: "1/{big}", value: 0.5}}, {{p: "{"9" * 399}8/{big}", value: 1}}]\n    - 3\n')
-    from gametree_cli.algorithms.registry import solve
+    from gametree_cli.search.registry import solve
 
     assert solve(tree, "expectiminimax").value == 3  # the exact sum over Decimals copes
     assert solve(tree, "star1").value == 3
@@ -313,7 +313,7 @@ def test_decimals_meeting_a_huge_exact_probability() -> None:
 def test_an_error_quoting_a_name_with_a_line_break_stays_one_line(tmp_path) -> None:
     """Found by `make fuzz` (atheris): a Gambit player called "%YAML 1.1<newline>MIN" made the
     compact writer's refusal a two-line message. Control characters are shown escaped."""
-    from gametree_cli.formats.saver import save_tree
+    from gametree_cli.io.saver import save_tree
 
     efg = tmp_path / "names.efg"
     efg.write_text('EFG 2 R "" { "MAX" "%YAML 1.1\nMIN" }\n""\n\np "" 1 1 "" { "a" "b" } 0\n'

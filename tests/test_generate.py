@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from gametree_cli.errors import GameTreeError
+from gametree_cli.core.errors import GameTreeError
 from gametree_cli.generate import GeneratorError, backgammon_tree, tictactoe_tree
 
 

@@ -19,11 +19,11 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gametree_cli.formats.loader import parse_tree
-from gametree_cli.algorithms.registry import solve
-from gametree_cli.cli import app
+from gametree_cli.io.loader import parse_tree
+from gametree_cli.search.registry import solve
+from gametree_cli.cli.app import app
 from gametree_cli.generate import backgammon_tree
-from gametree_cli.schema import tree_schema
+from gametree_cli.io.schema import tree_schema
 
 from .conftest import TREES
 
@@ -191,7 +191,7 @@ def test_there_are_shipped_trees() -> None:
 
 def test_editor_schema_lines_do_not_disturb_the_loader(tmp_path: Path) -> None:
     """The two ways docs/formats.md tells editors where the schema is."""
-    from gametree_cli.formats.loader import load_tree
+    from gametree_cli.io.loader import load_tree
 
     as_yaml = tmp_path / "t.yaml"
     as_yaml.write_text("# yaml-language-server: $schema=./tree.schema.json\nroot: [[3, 12, 8], [2, 4, 6]]\n")

@@ -19,13 +19,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from gametree_cli.formats.loader import load_tree, parse_tree
-from gametree_cli.errors import GameTreeError
-from gametree_cli.formats import loader
-from gametree_cli.formats.jsonscan import scan_tree
-from gametree_cli.formats.locate import json_locator
-from gametree_cli.model import Source
-from gametree_cli.numeric import LazyValues, Numeric
+from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.core.errors import GameTreeError
+from gametree_cli.io import loader
+from gametree_cli.io.jsonscan import scan_tree
+from gametree_cli.io.locate import json_locator
+from gametree_cli.core.model import Source
+from gametree_cli.core.numeric import LazyValues, Numeric
 
 _jsonscan = pytest.importorskip(
     "gametree_cli._jsonscan",

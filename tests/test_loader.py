@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from gametree_cli import IllegalTreeError, TreeFormatError
-from gametree_cli.formats.loader import load_tree, parse_tree
-from gametree_cli.cli import app
-from gametree_cli.model import CHANCE, LEAF, MAX, MIN
+from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.cli.app import app
+from gametree_cli.core.model import CHANCE, LEAF, MAX, MIN
 
 from .conftest import TREES
 

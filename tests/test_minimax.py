@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gametree_cli.formats.loader import load_tree, parse_tree
-from gametree_cli.algorithms.registry import solve
-from gametree_cli.events import Recorder
-from gametree_cli.record import EXACT, UPPER
+from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.search.registry import solve
+from gametree_cli.search.events import Recorder
+from gametree_cli.search.record import EXACT, UPPER
 from gametree_cli.views.result_json import result_document
 
 from . import oracles
@@ -177,7 +177,7 @@ def test_visited_and_pruned_cover_the_tree_exactly_once(raw) -> None:
 @given(game_trees())
 def test_minimax_walk_with_events_agrees_with_sweep(raw) -> None:
     """minimax's two paths: the depth-first walk (here observed) and the NumPy level sweep."""
-    from gametree_cli.algorithms.sweep import sweep
+    from gametree_cli.search.sweep import sweep
 
     tree = parse_tree(json.dumps(raw))
     recorder = Recorder()

@@ -20,12 +20,12 @@ from hypothesis import strategies as st
 from rich.console import Console
 
 from gametree_cli import AlgorithmError, IllegalTreeError
-from gametree_cli.formats.loader import load_tree, parse_tree
-from gametree_cli.algorithms.registry import solve
-from gametree_cli.algorithms.paranoid import paranoid
-from gametree_cli.cli import app
-from gametree_cli.events import CALL, CUT, LEAF, RETURN, Recorder
-from gametree_cli.formats.document import build_tree
+from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.search.registry import solve
+from gametree_cli.search.paranoid import paranoid
+from gametree_cli.cli.app import app
+from gametree_cli.search.events import CALL, CUT, LEAF, RETURN, Recorder
+from gametree_cli.io.document import build_tree
 from gametree_cli.views.annotated import render_result, value_text
 from gametree_cli.views.result_json import result_document
 from gametree_cli.views.trace import TraceFormatter

@@ -16,11 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from gametree_cli.formats.loader import load_tree, parse_tree
-from gametree_cli.algorithms.registry import solve
-from gametree_cli.algorithms.ordering import child_order_for
-from gametree_cli.cli import app
-from gametree_cli.errors import AlgorithmError
+from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.search.registry import solve
+from gametree_cli.search.ordering import child_order_for
+from gametree_cli.cli.app import app
+from gametree_cli.core.errors import AlgorithmError
 from gametree_cli.views.annotated import annotated_tree, render_result
 from gametree_cli.views.result_json import result_document
 
@@ -236,7 +236,7 @@ def drawn_ids(text: str) -> list[str]:
     ("maxn-3players.yaml", "paranoid", "best"),  # sorts a derived two-player view of the tree
 ])
 def test_the_drawing_follows_the_search(tree_file: str, algorithm: str, order: str) -> None:
-    from gametree_cli.algorithms.registry import ALGORITHMS
+    from gametree_cli.search.registry import ALGORITHMS
 
     if algorithm not in ALGORITHMS:
         pytest.skip(f"{algorithm} is not registered")

@@ -27,17 +27,17 @@ import yaml
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from gametree_cli.formats.loader import load_tree, parse_tree
-from gametree_cli.algorithms.registry import solve
-from gametree_cli.algorithms.registry import ALGORITHMS, Options, check_depth_limit
-from gametree_cli.algorithms.sweep import sweep
-from gametree_cli.cli import app
-from gametree_cli.errors import GameTreeError, TreeFormatError
-from gametree_cli.formats import document as document_module
-from gametree_cli.formats.binary import encode_binary, read_binary
-from gametree_cli.formats.document import build_tree
-from gametree_cli.formats.fastyaml import fast_yaml_document, plain_enough
-from gametree_cli.numeric import LazyValues
+from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.search.registry import solve
+from gametree_cli.search.registry import ALGORITHMS, Options, check_depth_limit
+from gametree_cli.search.sweep import sweep
+from gametree_cli.cli.app import app
+from gametree_cli.core.errors import GameTreeError, TreeFormatError
+from gametree_cli.io import document as document_module
+from gametree_cli.io.binary import encode_binary, read_binary
+from gametree_cli.io.document import build_tree
+from gametree_cli.io.fastyaml import fast_yaml_document, plain_enough
+from gametree_cli.core.numeric import LazyValues
 from gametree_cli.views import result_json
 from gametree_cli.views.result_json import result_document, write_record
 
@@ -45,7 +45,7 @@ from . import oracles
 from .conftest import HANG_GUARD
 from .test_result_json import every_result_matches, same_content, written
 
-minimax_module = importlib.import_module("gametree_cli.algorithms.minimax")
+minimax_module = importlib.import_module("gametree_cli.search.minimax")
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -203,7 +203,7 @@ def general_python_search(tree, name, depth_limit):
 
 
 def general_build_from(tree):
-    from gametree_cli.model import Tree
+    from gametree_cli.core.model import Tree
 
     return Tree(kind=tree.kind, first=tree.first, count=tree.count, value=list(tree.value), player=tree.player,
                 prob=tree.prob, evals=tree.evals, explicit_ids=tree.explicit_ids, moves=tree.moves, extra=tree.extra,
@@ -413,7 +413,7 @@ def test_parents_of_children_ranges_out_of_breadth_first_order():
     """parents() has a shortcut for breadth-first numbering; other numberings take the general path."""
     from array import array
 
-    from gametree_cli.model import LEAF, MAX, MIN, Tree
+    from gametree_cli.core.model import LEAF, MAX, MIN, Tree
 
     # node 1's children are 5 and 6, node 2's are 3 and 4
     tree = Tree(kind=bytearray([MAX, MIN, MIN, LEAF, LEAF, LEAF, LEAF]), first=array("q", [1, 5, 3, 0, 0, 0, 0]),
@@ -447,7 +447,7 @@ def test_streamed_result_of_a_deep_chain():
 def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     """No bar off a terminal; on one, the bar's own thread shows the stage ticked.
     The test waits for that thread's write (an event), not for some time to pass."""
-    from gametree_cli import progress
+    from gametree_cli.core import progress
 
     class Terminal(io.StringIO):
         def __init__(self) -> None:

@@ -13,8 +13,8 @@ import json
 import pytest
 
 from gametree_cli import load_tree, parse_tree, solve
-from gametree_cli.events import Recorder
-from gametree_cli.record import EXACT, LOWER, UPPER
+from gametree_cli.search.events import Recorder
+from gametree_cli.search.record import EXACT, LOWER, UPPER
 
 from . import oracles
 from .conftest import TREES
@@ -53,7 +53,7 @@ def test_smallest_case(search_path: str) -> None:
 
 
 def test_the_notes_trace_line(runner) -> None:
-    from gametree_cli.cli import app
+    from gametree_cli.cli.app import app
 
     result = runner.invoke(app, ["solve", str(TREES / "course.yaml"), "--variant", "practical", "--trace", "--lang", "es"])
     assert result.exit_code == 0
@@ -61,7 +61,7 @@ def test_the_notes_trace_line(runner) -> None:
 
 
 def test_answer_files_and_json_name_the_variant(runner, tmp_path) -> None:
-    from gametree_cli.cli import app
+    from gametree_cli.cli.app import app
 
     result = runner.invoke(app, ["solve", "--tree", SMALLEST, "--variant", "practical", "-f", "json"])
     document = json.loads(result.stdout)
@@ -132,7 +132,7 @@ def compare(tree, record, expected: oracles.Search, game, depth) -> list[str]:
 def test_a_cut_node_shows_a_bound_and_a_cut_at_the_last_child_prunes_nothing(runner) -> None:
     """[[3],[3,1]]: node 2 is cut after 3 <= alpha=3, so it holds "at most 3" (its value is 1);
     [[3],[5,3]]: the condition holds at 2's last child: counted, but nothing is drawn pruned."""
-    from gametree_cli.cli import app
+    from gametree_cli.cli.app import app
 
     text = runner.invoke(app, ["solve", "--tree", "[[3],[3,1]]"]).stdout
     assert "└── 2 ▼ min  ≤ 3  [α=3, β=inf]  ✂ cut: v=3 <= alpha=3" in text
@@ -149,7 +149,7 @@ def test_a_cut_node_shows_a_bound_and_a_cut_at_the_last_child_prunes_nothing(run
 
 
 def test_the_spanish_trace_reads_as_the_notes(runner) -> None:
-    from gametree_cli.cli import app
+    from gametree_cli.cli.app import app
 
     minimax = runner.invoke(app, ["solve", str(TREES / "course.yaml"), "--algo", "minimax", "--trace", "--lang", "es"])
     lines = minimax.stdout.splitlines()
@@ -164,7 +164,7 @@ def test_the_spanish_trace_reads_as_the_notes(runner) -> None:
 
 
 def test_spanish_covers_the_tree_the_summary_and_check(runner, tmp_path) -> None:
-    from gametree_cli.cli import app
+    from gametree_cli.cli.app import app
 
     text = runner.invoke(app, ["solve", str(TREES / "course.yaml"), "--lang", "es"]).stdout
     assert "✂ corte: v=2 <= alfa=3" in text and "✂ podado" in text

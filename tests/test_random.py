@@ -15,14 +15,14 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gametree_cli.formats.loader import load_tree, parse_tree
-from gametree_cli.algorithms.registry import solve
-from gametree_cli.algorithms.registry import ALGORITHMS, fitting_algorithms
-from gametree_cli.cli import app
-from gametree_cli.formats.document import build_tree
-from gametree_cli.formats.document_text import document_to_json
+from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.search.registry import solve
+from gametree_cli.search.registry import ALGORITHMS, fitting_algorithms
+from gametree_cli.cli.app import app
+from gametree_cli.io.document import build_tree
+from gametree_cli.io.document_text import document_to_json
 from gametree_cli.generate.random_tree import RandomTreeSpec, random_tree, tree_size
-from gametree_cli.model import CHANCE, LEAF, MAX, MIN, PLAYER
+from gametree_cli.core.model import CHANCE, LEAF, MAX, MIN, PLAYER
 
 from . import oracles
 
@@ -204,7 +204,7 @@ def test_a_100000_deep_random_chain(tmp_path: Path) -> None:
 
 
 def test_a_deep_random_tree_reads_back_from_yaml() -> None:
-    from gametree_cli.formats.document_text import document_to_yaml
+    from gametree_cli.io.document_text import document_to_yaml
 
     document = random_tree(RandomTreeSpec(30, (1, 1), seed=3))
     assert len(parse_tree(document_to_yaml(document), fmt="yaml")) == 31

@@ -22,12 +22,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gametree_cli.formats.loader import load_tree, parse_tree
+from gametree_cli.io.loader import load_tree, parse_tree
 from gametree_cli.views.dot import render_svg
-from gametree_cli.algorithms.registry import solve
-from gametree_cli.cli import app
-from gametree_cli.formats.document import build_tree
-from gametree_cli.model import CHANCE, LEAF, MAX, MIN, PLAYER
+from gametree_cli.search.registry import solve
+from gametree_cli.cli.app import app
+from gametree_cli.io.document import build_tree
+from gametree_cli.core.model import CHANCE, LEAF, MAX, MIN, PLAYER
 from gametree_cli import api
 from gametree_cli.views import dot as dot_view
 from gametree_cli.views.dot import render_dot
@@ -355,7 +355,7 @@ def test_render_reads_efg(runner: Any, tmp_path: Path) -> None:
 def test_render_takes_the_same_search_options_as_solve() -> None:
     from typer.testing import CliRunner
 
-    from gametree_cli.cli import app
+    from gametree_cli.cli.app import app
 
     aima = str(Path(__file__).resolve().parents[1] / "trees" / "aima-5-2.yaml")
     runner = CliRunner()

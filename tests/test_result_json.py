@@ -20,14 +20,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gametree_cli.formats.loader import parse_tree
-from gametree_cli.algorithms.registry import solve
-from gametree_cli.algorithms.registry import ALGORITHMS, Options
-from gametree_cli.algorithms.minimax import SWEEP_FROM
-from gametree_cli.columns import Column
-from gametree_cli.errors import GameTreeError
-from gametree_cli.formats.document import build_tree
-from gametree_cli.model import LEAF, MAX, MIN, Tree
+from gametree_cli.io.loader import parse_tree
+from gametree_cli.search.registry import solve
+from gametree_cli.search.registry import ALGORITHMS, Options
+from gametree_cli.search.minimax import SWEEP_FROM
+from gametree_cli.core.columns import Column
+from gametree_cli.core.errors import GameTreeError
+from gametree_cli.io.document import build_tree
+from gametree_cli.core.model import LEAF, MAX, MIN, Tree
 from gametree_cli.views import json_text, node_ids, result_json
 from gametree_cli.views.json_text import constant, dumps, dumps_each, paste, positive_numbers, table
 from gametree_cli.views.node_ids import NodeIds

@@ -27,10 +27,10 @@ from typing import Any, Iterator
 import pytest
 import yaml
 
-from gametree_cli import files
-from gametree_cli.cli import app
-from gametree_cli.errors import ExitCode, GameTreeError
-from gametree_cli.files import atomic_output, check_target, parse_size, same_file, write_atomically
+from gametree_cli.io import files
+from gametree_cli.cli.app import app
+from gametree_cli.core.errors import ExitCode, GameTreeError
+from gametree_cli.io.files import atomic_output, check_target, parse_size, same_file, write_atomically
 
 from .conftest import HANG_GUARD, TREES
 
@@ -129,8 +129,8 @@ def test_every_python_tag_is_refused(here: Any, tmp_path: Path, text: str) -> No
 
 def test_the_yaml_loaders_are_the_safe_ones() -> None:
     """Every YAML entry point refuses Python tags, in-process too."""
-    from gametree_cli.answers import parse_answer_text
-    from gametree_cli.formats.loader import parse_tree
+    from gametree_cli.exercises.answers import parse_answer_text
+    from gametree_cli.io.loader import parse_tree
 
     for text in UNSAFE_YAML:
         with pytest.raises(GameTreeError, match="tag"):
@@ -333,7 +333,7 @@ def hook(event, args):
         log.flush()
 sys.addaudithook(hook)
 sys.argv = ["gametree"] + sys.argv[2:]
-from gametree_cli.entry import main
+from gametree_cli.cli.entry import main
 main()
 """
 
@@ -566,20 +566,20 @@ def pausing(function, before=True):
     return wrapper
 
 if phase == "parse-thread":  # the JSON parser runs in a worker thread; the main thread waits for it
-    from gametree_cli.formats import strict_json
+    from gametree_cli.io import strict_json
     strict_json._loads_unique = pausing(strict_json._loads_unique)
 elif phase == "build":
-    from gametree_cli.formats import loader
+    from gametree_cli.io import loader
     loader.build_tree = pausing(loader.build_tree)
 elif phase == "solve":
-    from gametree_cli.commands import render, solve
+    from gametree_cli.cli.commands import render, solve
     solve.solve = pausing(solve.solve)
     render.solve = pausing(render.solve)
 elif phase == "write":  # the new file is complete in its private folder, not yet renamed
-    from gametree_cli import files
+    from gametree_cli.io import files
     files._publish = pausing(files._publish)
 elif phase == "write-data":  # half of the data written
-    from gametree_cli import files
+    from gametree_cli.io import files
     real_open = open
     class Slow:
         def __init__(self, stream): self.stream = stream
@@ -588,7 +588,7 @@ elif phase == "write-data":  # half of the data written
         def write(self, data):
             self.stream.write(data[: len(data) // 2]); self.stream.flush(); announce(); return self.stream.write(data)
     files.open = lambda file, mode="r", *a, **k: Slow(real_open(file, mode, *a, **k)) if "w" in mode else real_open(file, mode, *a, **k)
-from gametree_cli.entry import main
+from gametree_cli.cli.entry import main
 main()
 """
 
@@ -608,7 +608,7 @@ def path(argument):
 
 def seen(event, args):
     if moment == "loading":
-        return event == "import" and args[0] == "gametree_cli.cli"
+        return event == "import" and args[0] == "gametree_cli.cli.app"
     if moment == "reading":
         return event == "open" and path(args[0]) == source
     if moment == "writing":
@@ -629,7 +629,7 @@ def hook(event, args):
         os.read(held, 1)
 
 sys.addaudithook(hook)
-from gametree_cli.entry import main
+from gametree_cli.cli.entry import main
 main()
 """
 
@@ -638,7 +638,7 @@ main()
 RUN_BOOT = SIGNALS_AS_FROM_A_SHELL + r"""
 import sys
 sys.argv = ["gametree"] + sys.argv[3:]
-from gametree_cli.entry import main
+from gametree_cli.cli.entry import main
 main()
 """
 

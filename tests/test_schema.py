@@ -1,4 +1,4 @@
-"""The JSON Schema of tree files (gametree_cli.schema)."""
+"""The JSON Schema of tree files (gametree_cli.io.schema)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import jsonschema
 import pytest
 import yaml
 
-from gametree_cli.formats.efg import read_efg
+from gametree_cli.io.efg import read_efg
 from gametree_cli.generate import backgammon_tree, tictactoe_tree
-from gametree_cli.schema import tree_schema
+from gametree_cli.io.schema import tree_schema
 
 EFG_DATA = Path(__file__).resolve().parent / "data" / "efg"
 

@@ -1,4 +1,4 @@
-"""The search loop itself (gametree_cli/algorithms/search.py): which path runs, and both paths alike.
+"""The search loop itself (gametree_cli/search/depth_first.py): which path runs, and both paths alike.
 
 The loop is one Python file that Cython compiles when it can (setup.py);
 ``search.COMPILED`` says which path an install runs. Every oracle test of
@@ -20,8 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gametree_cli.formats.loader import parse_tree
-from gametree_cli.algorithms.registry import solve
+from gametree_cli.io.loader import parse_tree
+from gametree_cli.search.registry import solve
 from gametree_cli.views.result_json import result_document
 
 from . import oracles
@@ -44,7 +44,7 @@ def test_the_source_runs_without_cython(monkeypatch: pytest.MonkeyPatch) -> None
     """An install without Cython at run time: ``import cython`` fails and the stand-ins serve."""
     monkeypatch.setitem(sys.modules, "cython", None)  # makes ``import cython`` raise ImportError
     path = Path(SEARCH.__file__).with_name("search.py")
-    spec = importlib.util.spec_from_file_location("gametree_cli.algorithms._search_no_cython", path)
+    spec = importlib.util.spec_from_file_location("gametree_cli.search._search_no_cython", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)  # type: ignore[union-attr]
     assert module.COMPILED is False
@@ -80,7 +80,7 @@ def test_extreme_values_on_both_paths(leaves, search_path: str) -> None:
 
 
 def test_the_loop_writes_the_records_flag_bits() -> None:
-    from gametree_cli import record
+    from gametree_cli.search import record
 
     assert (SEARCH.LOWER, SEARCH.UPPER, SEARCH.CUT, SEARCH.HORIZON) == (record.LOWER, record.UPPER, record.CUT,
                                                                         record.HORIZON)

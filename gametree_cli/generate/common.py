@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import GameTreeError
+from ..core.errors import GameTreeError
 
 __all__ = ["GeneratorError"]
 

@@ -17,9 +17,9 @@ from rich.markup import escape
 from rich.text import Text
 from rich.tree import Tree as RichTree
 
-from ..model import CHANCE, LEAF, MAX, MIN, PLAYER, Tree
-from ..numbers import Value, format_number, format_value
-from ..record import SearchRecord
+from ..core.model import CHANCE, LEAF, MAX, MIN, PLAYER, Tree
+from ..core.numbers import Value, format_number, format_value
+from ..search.record import SearchRecord
 from .marks import bound_sign
 from .words import PV_MARK, cut_reason, words
 

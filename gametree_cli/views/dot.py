@@ -16,10 +16,10 @@ import math
 import shutil
 import subprocess
 
-from ..errors import GameTreeError
-from ..model import CHANCE, LEAF, MAX, MIN, PLAYER
-from ..numbers import Number, Value, format_number
-from ..record import Cut, SearchRecord
+from ..core.errors import GameTreeError
+from ..core.model import CHANCE, LEAF, MAX, MIN, PLAYER
+from ..core.numbers import Number, Value, format_number
+from ..search.record import Cut, SearchRecord
 from .annotated import summary_line
 from .picture import DEFAULT_MAX_NODES_SHOWN, Drawn, picture_nodes
 from .words import PV_MARK, words

@@ -11,7 +11,7 @@ as ``\\u0000``). That is a few passes over the chunk's bytes, with no Python
 work per line.
 
 orjson refuses two things the result can hold: integers beyond 64 bits
-(exact arithmetic makes them; :func:`~gametree_cli.numbers.number_to_json`
+(exact arithmetic makes them; :func:`~gametree_cli.core.numbers.number_to_json`
 already turns those over 4300 digits into strings) and strings with a lone
 surrogate (an id written ``"\\ud800"`` in a JSON tree file). :func:`dumps`
 then writes those two as fragments, the integer's digits and the string

@@ -19,9 +19,9 @@ from __future__ import annotations
 import math
 import re
 
-from ..model import CHANCE, LEAF, MAX, MIN, PLAYER
-from ..numbers import Number, Value, format_number, integer_text
-from ..record import Cut, SearchRecord
+from ..core.model import CHANCE, LEAF, MAX, MIN, PLAYER
+from ..core.numbers import Number, Value, format_number, integer_text
+from ..search.record import Cut, SearchRecord
 from .annotated import summary_line
 from .picture import Drawn, picture_nodes
 from .words import words

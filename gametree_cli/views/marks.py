@@ -4,15 +4,15 @@ Why apart: the text tree, the pictures and (through the record) the
 browser page show the same facts the same way. A node whose search was cut
 holds a bound, not its value (AIMA fig. 5.5 writes ``≤ 2``): ``≥`` when the
 true value is at least the one shown, ``≤`` when at most. Read from the
-record's bound kinds (:meth:`~gametree_cli.record.SearchRecord.bound_kind`);
+record's bound kinds (:meth:`~gametree_cli.search.record.SearchRecord.bound_kind`);
 a search that builds Python values (Star1, shallow pruning) keeps no bound
 kinds, so there a cut node's side follows from its cut.
 """
 
 from __future__ import annotations
 
-from ..model import MAX, MIN
-from ..record import LOWER, UPPER, SearchRecord
+from ..core.model import MAX, MIN
+from ..search.record import LOWER, UPPER, SearchRecord
 
 __all__ = ["bound_sign", "AT_LEAST", "AT_MOST"]
 

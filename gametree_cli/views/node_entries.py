@@ -23,8 +23,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..model import KIND_NAMES, PLAYER, Tree
-from ..numeric import int64_view
+from ..core.model import KIND_NAMES, PLAYER, Tree
+from ..core.numeric import int64_view
 from .json_text import Piece, dumps, dumps_each, table
 from .record_view import RecordView
 

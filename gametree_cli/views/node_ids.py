@@ -25,8 +25,8 @@ from typing import Any, Union
 
 import numpy as np
 
-from ..model import Tree
-from ..numeric import int64_view
+from ..core.model import Tree
+from ..core.numeric import int64_view
 from .json_text import Piece, constant, dumps_each, lay_out, positive_numbers, widths
 
 __all__ = ["NodeIds", "tree_order", "LINE"]

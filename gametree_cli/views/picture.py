@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model import CHANCE, LEAF, PLAYER, Tree
-from ..numbers import Number, Value
-from ..record import Cut, SearchRecord
+from ..core.model import CHANCE, LEAF, PLAYER, Tree
+from ..core.numbers import Number, Value
+from ..search.record import Cut, SearchRecord
 from .annotated import DEFAULT_MAX_NODES_SHOWN, display_depth
 from .marks import bound_sign
 

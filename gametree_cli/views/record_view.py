@@ -1,14 +1,14 @@
-"""Everything the JSON result reads from a :class:`~gametree_cli.record.SearchRecord`, in one place.
+"""Everything the JSON result reads from a :class:`~gametree_cli.search.record.SearchRecord`, in one place.
 
 Why one place: the JSON result (document and writer alike) asks only the
 questions below, for a chunk of nodes at a time, and gets NumPy arrays of
 codes into small lists of distinct values. It reads the record through its
-API (:meth:`~gametree_cli.record.SearchRecord.value_codes` and
-:meth:`~gametree_cli.record.SearchRecord.decode_values`,
-:meth:`~gametree_cli.record.SearchRecord.bounds_of`, ``cuts``, ``horizon``),
+API (:meth:`~gametree_cli.search.record.SearchRecord.value_codes` and
+:meth:`~gametree_cli.search.record.SearchRecord.decode_values`,
+:meth:`~gametree_cli.search.record.SearchRecord.bounds_of`, ``cuts``, ``horizon``),
 never through how a search stored its columns.
 
-Values come back in their JSON form (:func:`~gametree_cli.numbers.value_to_json`):
+Values come back in their JSON form (:func:`~gametree_cli.core.numbers.value_to_json`):
 exact fractions as ``"a/b"``, infinities as ``"inf"``. Two values are the
 same item only when they print alike (``1`` and ``1.0``, ``0.0`` and
 ``-0.0`` stay apart).
@@ -21,8 +21,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..numbers import Value, number_to_json, value_to_json
-from ..record import LOWER, UPPER, SearchRecord
+from ..core.numbers import Value, number_to_json, value_to_json
+from ..search.record import LOWER, UPPER, SearchRecord
 
 __all__ = ["RecordView", "Codes", "dense_codes"]
 

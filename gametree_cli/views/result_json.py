@@ -23,11 +23,11 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
 import numpy as np
 import orjson
 
-from ..events import Event
-from ..model import Tree
-from ..numbers import value_to_json
-from ..progress import tick
-from ..record import SearchRecord
+from ..search.events import Event
+from ..core.model import Tree
+from ..core.numbers import value_to_json
+from ..core.progress import tick
+from ..search.record import SearchRecord
 from .json_text import dumps, paste
 from .node_entries import entry_columns, entry_dicts, entry_pieces
 from .node_ids import LINE, NodeIds, tree_order
@@ -75,7 +75,7 @@ def result_document(
 
     Extra keys: ``best_moves`` (every equally good root move; left out when
     the search's values cannot tell, see
-    :meth:`~gametree_cli.record.SearchRecord.best_moves`), ``depth``,
+    :meth:`~gametree_cli.search.record.SearchRecord.best_moves`), ``depth``,
     ``options``, ``players``, and per node ``type``, ``alpha``/``beta`` (the
     bounds it returned with), ``cut`` (why its remaining children were
     skipped), ``horizon`` (evaluated by ``eval`` at the depth limit) and

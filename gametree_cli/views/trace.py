@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from ..events import CALL, CUT, LEAF, RETURN, Event
-from ..model import CHANCE, MAX, MIN, PLAYER, Tree
-from ..numbers import Value, format_value
+from ..search.events import CALL, CUT, LEAF, RETURN, Event
+from ..core.model import CHANCE, MAX, MIN, PLAYER, Tree
+from ..core.numbers import Value, format_value
 
 __all__ = ["TraceFormatter", "StreamingTrace", "LANGUAGES"]
 

@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..record_facts import Cut
+    from ..search.record_facts import Cut
 
 __all__ = ["LANGUAGES", "PV_MARK", "words", "translate_note", "cut_reason"]
 
@@ -131,7 +131,7 @@ def words(lang: str = "en") -> dict[str, str]:
         raise ValueError(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})") from None
 
 
-#: check's notes on a wrong answer (gametree_cli.check writes them in English), in Spanish
+#: check's notes on a wrong answer (gametree_cli.exercises.check writes them in English), in Spanish
 _NOTES_ES = [
     (re.compile(r"^never visited$"), "nunca visitado"),
     (re.compile(r"^the algorithm keeps no (\w+)$"), r"el algoritmo no guarda \1"),
@@ -145,7 +145,7 @@ _NOTES_ES = [
 
 
 def translate_note(note: str, lang: str) -> str:
-    """A note of :mod:`gametree_cli.check` in ``lang`` (known phrasings; anything else as it is)."""
+    """A note of :mod:`gametree_cli.exercises.check` in ``lang`` (known phrasings; anything else as it is)."""
     if lang != "es":
         return note
     for pattern, replacement in _NOTES_ES:
@@ -160,7 +160,7 @@ def cut_reason(cut: "Cut", lang: str = "en") -> str:
     """A cut's reason (``v=8 >= beta=3``), its bound names in ``lang`` (``alfa`` in Spanish)."""
     if lang != "es":
         return cut.reason()
-    from ..numbers import format_value
+    from ..core.numbers import format_value
 
     value_name, bound_name = (_NAMES_ES.get(name, name) for name in (cut.value_name, cut.bound_name))
     return f"{value_name}={format_value(cut.value)} {cut.op} {bound_name}={format_value(cut.bound)}"

@@ -1,0 +1,49 @@
+"""``gametree blank TREE``: the tree to hand out as an exercise (no computed values)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from ..output import stdout_console
+from ..exits import reports_errors
+from ..options import read_tree
+from ...core.model import Tree
+from ...search.record import SearchRecord
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+__all__ = ["blank_view"]
+
+
+def blank_view(tree: Tree, *, max_nodes: int | None = None, depth: int | None = None) -> RenderableType:
+    """Title and tree with structure, moves, types, probabilities, evals and leaf values only
+    (at most ``max_nodes`` nodes drawn: default ``DEFAULT_MAX_NODES_SHOWN``)."""
+    from rich.console import Group  # rich only when drawing: start-up time of the other commands
+    from rich.text import Text
+
+    from ...views.annotated import DEFAULT_MAX_NODES_SHOWN, annotated_tree
+
+    if max_nodes is None:
+        max_nodes = DEFAULT_MAX_NODES_SHOWN
+    unsolved = SearchRecord("blank", tree, None, [None] * len(tree))
+    parts: list[RenderableType] = []
+    if tree.title:
+        parts.append(Text(tree.title, style="bold underline"))
+    parts.append(annotated_tree(unsolved, max_nodes=max_nodes, depth=depth, blank=True))
+    return Group(*parts)
+
+
+@reports_errors
+def blank_command(
+    tree_file: Annotated[Optional[str], typer.Argument(metavar="TREE", help="Tree file or '-' for standard input.")] = None,
+    tree_text: Annotated[Optional[str], typer.Option("--tree", help="The tree inline, e.g. '[[3,12,8],[2,4,6],[14,5,2]]'.")] = None,
+    show_depth: Annotated[Optional[int], typer.Option("--show-depth", help="Draw this many levels of the tree.")] = None,
+    show_all: Annotated[bool, typer.Option("--show-all", help="Draw the whole tree, however big.")] = False,
+) -> None:
+    """Draw the tree without any computed value: an exercise to hand out."""
+    tree = read_tree(tree_file, tree_text)
+    max_nodes = len(tree) if show_all else None
+    stdout_console().print(blank_view(tree, max_nodes=max_nodes, depth=show_depth))

@@ -1,0 +1,97 @@
+"""The small facts a search record is made of, and what the depth-first search's flags say.
+
+Why apart from :mod:`gametree_cli.search.record`: the counters, the cut reason and
+the per-visit flag bits are plain values every search uses; turning the
+depth-first search's compact output (flags, cut positions) into reasons and
+pruned subtrees is bulk work a view asks for once, not per node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..core.model import MAX, Tree
+from ..core.numbers import Value, format_value
+from ..core.numeric import int64_view
+
+__all__ = ["Stats", "Cut", "EXACT", "LOWER", "UPPER", "CUT", "HORIZON", "cut_reasons", "skipped_children"]
+
+#: bound kind of a value (bits of ``flags``): exact, or a bound the search left
+#: (LOWER: the true value is at least this; UPPER: at most; both: a bound, side unknown)
+EXACT, LOWER, UPPER = 0, 1, 2
+#: the pruning condition held at the node / the node was evaluated by ``eval`` at the depth limit
+CUT, HORIZON = 4, 8
+
+
+@dataclass
+class Stats:
+    """Counters of a search (contract section 3, ``stats``)."""
+
+    nodes_visited: int = 0
+    leaves_evaluated: int = 0
+    cutoffs: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {"nodes_visited": self.nodes_visited, "leaves_evaluated": self.leaves_evaluated, "cutoffs": self.cutoffs}
+
+
+class Cut(NamedTuple):
+    """Why the search stopped looking at a node's remaining children.
+
+    ``value`` compared ``op`` against the bound ``bound_name`` = ``bound``;
+    ``returns`` is what the node then returned.
+    """
+
+    value: Value
+    op: str
+    bound_name: str
+    bound: Value
+    returns: Value
+    value_name: str = "v"
+
+    def reason(self) -> str:
+        return f"{self.value_name}={format_value(self.value)} {self.op} {self.bound_name}={format_value(self.bound)}"
+
+
+def cut_reasons(tree: Tree, nodes: np.ndarray, values: list[Value], alphas: list[Value], betas: list[Value],
+                strict: bool, hard: bool, practical: bool = False) -> dict[int, Cut]:
+    """Each alpha-beta cut's reason, from the node's value and the bounds it returned with.
+
+    Fail-soft: ``v`` met the other side's bound (``v >= beta`` at max) and
+    was returned. Fail-hard: the node's own bound met the other one
+    (``alpha >= beta`` at max) and the other was returned; in the notes'
+    practical form (``hard`` and ``practical``) its own was returned.
+    """
+    ops = {True: ">" if strict else ">=", False: "<" if strict else "<="}
+    kind = tree.kind
+    cuts = {}
+    for node, value, alpha, beta in zip(nodes.tolist(), values, alphas, betas):
+        is_max = kind[node] == MAX
+        if hard:
+            cut = Cut(alpha, ops[True], "beta", beta, alpha if practical else beta, "alpha") if is_max else \
+                Cut(beta, ops[False], "alpha", alpha, beta if practical else alpha, "beta")
+        else:
+            cut = Cut(value, ops[True], "beta", beta, value) if is_max else Cut(value, ops[False], "alpha", alpha, value)
+        cuts[node] = cut
+    return cuts
+
+
+def skipped_children(tree: Tree, cut_at: np.ndarray, child_order: Any) -> list[int]:
+    """The children each cut skipped (``cut_at``: rows of node, children entered), cut after cut:
+    that is tree order when children were searched in file order; otherwise sorted into it."""
+    if child_order is None:  # each cut skipped a range of children: all the ranges at once
+        nodes, positions = cut_at[:, 0], cut_at[:, 1]
+        starts = int64_view(tree.first)[nodes] + positions
+        lengths = int64_view(tree.count)[nodes] - positions
+        offsets = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        return (np.repeat(starts, lengths) + offsets).tolist()  # type: ignore[no-any-return]
+    skipped: list[int] = []
+    for node, position in cut_at.tolist():
+        start = tree.first[node]
+        skipped.extend(start + offset for offset in child_order[node][position:])
+    rank = {node: position for position, node in enumerate(tree.preorder())}
+    skipped.sort(key=rank.__getitem__)
+    return skipped
