@@ -22,12 +22,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.io.loader import load_tree
 from gametree_cli.views.dot import render_svg
 from gametree_cli.search.registry import solve
 from gametree_cli.cli.app import app
 from gametree_cli.io.document import build_tree
-from gametree_cli.core.model import CHANCE, LEAF, MAX, MIN, PLAYER
+from gametree_cli.core.model import LEAF, MAX, MIN
 from gametree_cli import api
 from gametree_cli.views import dot as dot_view
 from gametree_cli.views.dot import render_dot

@@ -26,7 +26,7 @@ from .annotated import summary_line
 from .picture import Drawn, picture_nodes
 from .words import words
 
-__all__ = ["render_latex", "latex_escape", "MAX_LATEX_DEPTH", "DEFAULT_LATEX_NODES"]
+__all__ = ["render_latex", "forest_picture", "latex_escape", "FOREST_PREAMBLE", "MAX_LATEX_DEPTH", "DEFAULT_LATEX_NODES"]
 
 #: TeX nests one group per tree level; deeper pictures are cut here (TeX's limit is 255 groups).
 MAX_LATEX_DEPTH = 40
@@ -34,10 +34,13 @@ MAX_LATEX_DEPTH = 40
 #: far fewer: by default draw only the top levels holding at most this many nodes.
 DEFAULT_LATEX_NODES = 120
 
-_PREAMBLE = r"""% Written by gametree render. Compile with: pdflatex FILE.tex
+_HEADER = r"""% Written by gametree render. Compile with: pdflatex FILE.tex
 % Needs the standalone class and the forest package (Debian: texlive-latex-extra texlive-pictures).
 \documentclass[border=8pt]{standalone}
-\usepackage{forest}
+"""
+
+#: The packages and ``gt ...`` styles every drawing needs (documents that hold several trees use it too).
+FOREST_PREAMBLE = r"""\usepackage{forest}
 \usepackage{amsmath, amssymb}
 \usetikzlibrary{shapes.geometric}
 \forestset{
@@ -194,10 +197,7 @@ def render_latex(
     """
     w = words(lang)
     tree = record.tree
-    items = picture_nodes(record, blank=blank, max_nodes=max_nodes, depth=depth)
-    if any(item.depth > MAX_LATEX_DEPTH for item in items):
-        items = picture_nodes(record, blank=blank, max_nodes=max_nodes, depth=MAX_LATEX_DEPTH)
-    lines = [_PREAMBLE.rstrip("\n"), r"\begin{document}"]
+    lines = [_HEADER + FOREST_PREAMBLE.rstrip("\n"), r"\begin{document}"]
     heading = []
     if tree.title:
         heading.append(r"\textbf{" + latex_escape(tree.title) + "}")
@@ -205,8 +205,31 @@ def render_latex(
         heading.append(r"\footnotesize " + latex_escape(summary_line(record, lang).plain.replace(" · ", "; ")))
     if heading:
         lines.append(r"\begin{tabular}{@{}c@{}}" + r"\\".join(heading) + r"\\[4pt]")
-    lines.append(r"\begin{forest}")
-    lines.append("  for tree={l sep=2.2em, s sep=2.4em, fit=band}")
+    lines.append(forest_picture(record, blank=blank, max_nodes=max_nodes, depth=depth))
+    if heading:
+        lines.append(r"\end{tabular}")
+    lines.append(r"\end{document}")
+    return "\n".join(lines) + "\n"
+
+
+def forest_picture(
+    record: SearchRecord,
+    *,
+    blank: bool = False,
+    max_nodes: int = DEFAULT_LATEX_NODES,
+    depth: int | None = None,
+    spacing: str = "l sep=2.2em, s sep=2.4em",
+) -> str:
+    """The tree alone: a ``forest`` environment for a document that has :data:`FOREST_PREAMBLE`.
+
+    Args as :func:`render_latex`; ``spacing``: forest's level and sibling
+    distances (a handout leaves room to write beside each node).
+    """
+    tree = record.tree
+    items = picture_nodes(record, blank=blank, max_nodes=max_nodes, depth=depth)
+    if any(item.depth > MAX_LATEX_DEPTH for item in items):
+        items = picture_nodes(record, blank=blank, max_nodes=max_nodes, depth=MAX_LATEX_DEPTH)
+    lines = [r"\begin{forest}", f"  for tree={{{spacing}, fit=band}}"]
     # The bracket form nests children inside their parent: close each node's
     # bracket after its last descendant (preorder with a stack of open nodes).
     open_nodes: list[Drawn] = []
@@ -228,7 +251,4 @@ def render_latex(
         closed = open_nodes.pop()
         lines.append("  " * (closed.depth + 1) + "]")
     lines.append(r"\end{forest}")
-    if heading:
-        lines.append(r"\end{tabular}")
-    lines.append(r"\end{document}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines)
