@@ -195,7 +195,6 @@ def render_latex(
             most :data:`MAX_LATEX_DEPTH`.
         lang: ``en`` or ``es`` (:mod:`.words`).
     """
-    w = words(lang)
     tree = record.tree
     lines = [_HEADER + FOREST_PREAMBLE.rstrip("\n"), r"\begin{document}"]
     heading = []
@@ -205,7 +204,7 @@ def render_latex(
         heading.append(r"\footnotesize " + latex_escape(summary_line(record, lang).plain.replace(" · ", "; ")))
     if heading:
         lines.append(r"\begin{tabular}{@{}c@{}}" + r"\\".join(heading) + r"\\[4pt]")
-    lines.append(forest_picture(record, blank=blank, max_nodes=max_nodes, depth=depth))
+    lines.append(forest_picture(record, blank=blank, max_nodes=max_nodes, depth=depth, lang=lang))
     if heading:
         lines.append(r"\end{tabular}")
     lines.append(r"\end{document}")
@@ -219,12 +218,14 @@ def forest_picture(
     max_nodes: int = DEFAULT_LATEX_NODES,
     depth: int | None = None,
     spacing: str = "l sep=2.2em, s sep=2.4em",
+    lang: str = "en",
 ) -> str:
     """The tree alone: a ``forest`` environment for a document that has :data:`FOREST_PREAMBLE`.
 
     Args as :func:`render_latex`; ``spacing``: forest's level and sibling
     distances (a handout leaves room to write beside each node).
     """
+    w = words(lang)
     tree = record.tree
     items = picture_nodes(record, blank=blank, max_nodes=max_nodes, depth=depth)
     if any(item.depth > MAX_LATEX_DEPTH for item in items):
