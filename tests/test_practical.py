@@ -12,7 +12,8 @@ import json
 
 import pytest
 
-from gametree_cli import load_tree, parse_tree, solve
+from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.search.registry import solve
 from gametree_cli.search.events import Recorder
 from gametree_cli.search.record import EXACT, LOWER, UPPER
 

@@ -1,4 +1,4 @@
-"""The annotated tree as LaTeX: a standalone document drawn with the forest package.
+r"""The annotated tree as LaTeX: a standalone document drawn with the forest package.
 
 forest is what computer-science slides use for search trees: the layout is
 automatic and a teacher can restyle the picture by editing the ``gt ...``
