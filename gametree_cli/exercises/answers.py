@@ -307,8 +307,8 @@ def _options(spec: dict[str, Any], fail: Callable[..., ExerciseError]) -> Option
             raise fail("depth: expected a whole number of plies, 0 or more (or null)", "depth")
         options.depth = depth
     variant = spec.get("variant", "soft")
-    if variant not in ("soft", "hard"):
-        raise fail(f"variant: expected soft or hard, not {variant!r}", "variant")
+    if variant not in ("soft", "hard", "practical"):
+        raise fail(f"variant: expected soft, hard or practical, not {variant!r}", "variant")
     options.variant = variant
     strict = spec.get("strict", False)
     if not isinstance(strict, bool):

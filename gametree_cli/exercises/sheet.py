@@ -50,12 +50,12 @@ def _preamble() -> list[str]:
     return [_HEADER + FOREST_PREAMBLE + _HANDOUT_STYLES.rstrip("\n"), r"\begin{document}"]
 
 
-def _picture(record: SearchRecord, *, blank: bool, spacing: str, room: bool = False) -> list[str]:
+def _picture(record: SearchRecord, *, blank: bool, spacing: str, room: bool = False, lang: str = "en") -> list[str]:
     """The tree in a box, shown centred and at most as wide as the text."""
     lines = [r"\begin{lrbox}{\gtbox}"]
     if room:  # local to the box's group: only this tree's inner nodes get the lines to write on
         lines.append(r"\forestset{gt max/.append style={gt room}, gt min/.append style={gt room}}")
-    lines.append(forest_picture(record, blank=blank, max_nodes=len(record.tree), spacing=spacing))
+    lines.append(forest_picture(record, blank=blank, max_nodes=len(record.tree), spacing=spacing, lang=lang))
     lines += [r"\end{lrbox}", r"\begin{center}\gtshow\end{center}"]
     return lines
 
@@ -82,7 +82,7 @@ def sheet_document(variant: Variant, lang: str) -> str:
         lines.append(r"\begin{minipage}{\linewidth}")  # an exercise is never split across pages
         lines.append(_exercise_heading(number, chosen, lang) + " " + text["question " + chosen.algorithm])
         lines += _picture(chosen.record, blank=True, spacing=_ROOM_SPACING if alphabeta else _SHEET_SPACING,
-                          room=alphabeta)
+                          room=alphabeta, lang=lang)
         lines.append(rf"{text['root value']}: {_blank_line('3cm')}\hfill {text['best move']}: {_blank_line('3cm')}\par")
         if alphabeta:
             lines.append(rf"\medskip {text['pruned nodes']}: \hrulefill\par")
@@ -126,7 +126,7 @@ def key_document(variants: list[Variant], lang: str) -> str:
         for number, chosen in enumerate(variant.exercises, start=1):
             lines.append(r"\begin{minipage}{\linewidth}")
             lines.append(_exercise_heading(number, chosen, lang).rstrip(".") + ": " + _summary(chosen.record, lang))
-            lines += _picture(chosen.record, blank=False, spacing=_KEY_SPACING)
+            lines += _picture(chosen.record, blank=False, spacing=_KEY_SPACING, lang=lang)
             lines.append(r"\end{minipage}\par\bigskip")
     lines.append(r"\end{document}")
     return "\n".join(lines) + "\n"

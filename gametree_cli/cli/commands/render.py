@@ -17,7 +17,7 @@ import typer
 from ...search.registry import solve
 from ..output import write_out
 from ..exits import reports_errors
-from ..options import (AlgoOption, BoundsOption, DepthOption, Order, OrderOption, StrictOption, SumOption, TiesOption,
+from ..options import (AlgoOption, BoundsOption, DepthOption, Language, Order, OrderOption, StrictOption, SumOption, TiesOption,
                            TreeArgument, TreeTextOption, Variant, VariantOption, read_tree, search_options)
 from ...core.errors import GameTreeError
 from ...io.files import check_target, write_atomically
@@ -66,6 +66,7 @@ def render_command(
     blank: Annotated[bool, typer.Option("--blank", help="An exercise handout: the tree and leaf values, no answers.")] = False,
     show_depth: Annotated[Optional[int], typer.Option("--show-depth", help="Draw this many levels of the tree.")] = None,
     show_all: Annotated[bool, typer.Option("--show-all", help="Draw the whole tree, however big.")] = False,
+    lang: Annotated[Language, typer.Option("--lang", help="Language of the labels: en or es.")] = Language.en,
 ) -> None:
     """Draw the annotated tree: Graphviz DOT, SVG, PNG or PDF, or a standalone LaTeX (forest) document."""
     from ...views.dot import render_dot, render_image  # imported here: start-up time of the other commands (rich)
@@ -78,7 +79,7 @@ def render_command(
         check_target(output, force=force, protect=inputs)  # refused before the work, not after
     tree = read_tree(tree_file, tree_text)
     record = solve(tree, algo, options=search_options(depth, variant, strict, order, ties, constant_sum, bounds))
-    shown: dict[str, object] = {"blank": blank, "depth": show_depth}
+    shown: dict[str, object] = {"blank": blank, "depth": show_depth, "lang": lang.value}
     if show_all:
         shown["max_nodes"] = len(tree)
     data: str | bytes
