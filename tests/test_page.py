@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gametree_cli import load_tree
+from gametree_cli.io.loader import load_tree
 from gametree_cli.search.registry import fitting_algorithms, solve
 from gametree_cli.cli.app import app
 from gametree_cli.search.events import Recorder

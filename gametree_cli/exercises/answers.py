@@ -307,8 +307,8 @@ def _options(spec: dict[str, Any], fail: Callable[..., ExerciseError]) -> Option
             raise fail("depth: expected a whole number of plies, 0 or more (or null)", "depth")
         options.depth = depth
     variant = spec.get("variant", "soft")
-    if variant not in ("soft", "hard"):
-        raise fail(f"variant: expected soft or hard, not {variant!r}", "variant")
+    if variant not in ("soft", "hard", "practical"):
+        raise fail(f"variant: expected soft, hard or practical, not {variant!r}", "variant")
     options.variant = variant
     strict = spec.get("strict", False)
     if not isinstance(strict, bool):
@@ -505,11 +505,20 @@ _AnswerDumper.add_representer(
 )
 
 
-def dump_answer_file(exercise: dict[str, Any], *, comment: str | None = None) -> str:
-    """YAML text of an answer file holding one exercise (lists of names on one line, a node per line)."""
+def _nodes_in_block(exercise: dict[str, Any]) -> dict[str, Any]:
     answers = exercise.get("answers")
     if isinstance(answers, dict) and isinstance(answers.get("nodes"), dict):
         exercise = {**exercise, "answers": {**answers, "nodes": _BlockMapping(answers["nodes"])}}
+    return exercise
+
+
+def dump_answer_file(exercise: dict[str, Any], *, comment: str | None = None) -> str:
+    """YAML text of an answer file holding one exercise, or several as ``{exercises: [...]}``
+    (lists of names on one line, a node per line)."""
+    if isinstance(exercise.get("exercises"), list):
+        exercise = {**exercise, "exercises": [_nodes_in_block(item) for item in exercise["exercises"]]}
+    else:
+        exercise = _nodes_in_block(exercise)
     text = yaml.dump(exercise, Dumper=_AnswerDumper, sort_keys=False, default_flow_style=None, allow_unicode=True, width=100)
     header = ""
     if comment:

@@ -67,7 +67,7 @@ def render_command(
     blank: Annotated[bool, typer.Option("--blank", help="An exercise handout: the tree and leaf values, no answers.")] = False,
     show_depth: Annotated[Optional[int], typer.Option("--show-depth", help="Draw this many levels of the tree.")] = None,
     show_all: Annotated[bool, typer.Option("--show-all", help="Draw the whole tree, however big.")] = False,
-    lang: Annotated[Language, typer.Option("--lang", help="Trace wording of the html page and the --steps pictures: en, or es.")] = Language.en,
+    lang: Annotated[Language, typer.Option("--lang", help="Language of the labels, of the html page's trace and of the --steps pictures: en or es.")] = Language.en,
     steps: Annotated[Optional[str], typer.Option("--steps", metavar="DIR", help="Write one picture per step of the search into DIR (with --format svg or png).")] = None,
 ) -> None:
     """Draw the annotated tree: Graphviz DOT, SVG, PNG or PDF, or a standalone LaTeX (forest) document."""
@@ -88,7 +88,7 @@ def render_command(
         check_target(output, force=force, protect=inputs)  # refused before the work, not after
     tree = read_tree(tree_file, tree_text)
     record = solve(tree, algo, options=search_options(depth, variant, strict, order, ties, constant_sum, bounds))
-    shown: dict[str, object] = {"blank": blank, "depth": show_depth}
+    shown: dict[str, object] = {"blank": blank, "depth": show_depth, "lang": lang.value}
     if show_all:
         shown["max_nodes"] = len(tree)
     data: str | bytes
