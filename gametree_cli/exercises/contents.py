@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .answers import answer_key, dump_answer_file
+from ..views.answer_key import answer_key, dump_answer_file
 from ..io.document_text import document_to_yaml
 from .choose import HandoutSpec, Variant
 from .sheet import key_document, sheet_document

@@ -28,7 +28,7 @@ def practice_data(record: SearchRecord, drawn: list[Drawn], options: Options | N
     ``complete``: every node is drawn; practice on a collapsed tree would ask for
     nodes the student cannot see, so the page then offers watching only.
     """
-    from ..exercises.answers import answer_key  # imported here: answers imports the loaders, needed only now
+    from .answer_key import answer_key  # imported here: it imports the loaders, needed only now
 
     index = {item.node: position for position, item in enumerate(drawn)}
     entries: list[Any] = []

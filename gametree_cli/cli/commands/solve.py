@@ -61,7 +61,7 @@ def solve_command(
     if trace and output is not OutputFormat.json:
         observer.finish(record.value)  # type: ignore[union-attr]
     if answers_file is not None:
-        from ...exercises.answers import write_answer_file
+        from ...views.answer_key import write_answer_file
 
         write_answer_file(answers_file, record, tree_file=tree_file, tree_text=tree_text, options=options, force=force)
         sys.stderr.write(f"wrote the answer key {answers_file}\n")
