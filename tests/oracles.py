@@ -501,6 +501,63 @@ def alphabeta(game: Any, depth: int | None = None, *, variant: str = "soft", str
     return search
 
 
+def alphabeta_notes(game: Any, depth: int | None = None, *, strict: bool = False) -> Search:
+    """The course notes' "practical" alpha-beta, line by line (``--variant practical``)::
+
+        alphabeta(node, depth, α, β, maximizing):
+          if depth = 0 or node is terminal: return the node's heuristic value
+          if maximizing:
+            for each child: α := max(α, alphabeta(child, depth-1, α, β, False)); if β ≤ α: break
+            return α
+          else:
+            for each child: β := min(β, alphabeta(child, depth-1, α, β, True)); if β ≤ α: break
+            return β
+
+    Written apart from :func:`alphabeta` on purpose (an independent reading).
+    ``maximizing`` is the node's type (a file may give two max nodes in a
+    row), which alternates as in the notes on an untyped tree. ``strict``
+    breaks only on ``β < α``. ``best`` is the child that last
+    raised α (lowered β); ``returned`` the (α, β) at return.
+    """
+    game = read(game)
+    search = Search()
+
+    def breaks(alpha: Any, beta: Any) -> bool:
+        return beta < alpha if strict else beta <= alpha
+
+    def ab(node: dict, depth_left: int | None, alpha: Any, beta: Any) -> Any:
+        maximizing = node["type"] == "max"
+        search.order.append(node["id"])
+        search.window[node["id"]] = (alpha, beta)
+        if not node["children"] or depth_left == 0:
+            search.leaves += 1
+            if node["children"]:
+                search.horizon.add(node["id"])
+            result = node["value"] if not node["children"] else node["eval"]
+        else:
+            children = node["children"]
+            for position, child in enumerate(children):
+                found = ab(child, None if depth_left is None else depth_left - 1, alpha, beta)
+                if maximizing and found > alpha:
+                    alpha = found
+                    search.best[node["id"]] = child["id"]
+                if not maximizing and found < beta:
+                    beta = found
+                    search.best[node["id"]] = child["id"]
+                if breaks(alpha, beta):
+                    search.cut.append(node["id"])
+                    search.skip(children[position + 1:])
+                    break
+            result = alpha if maximizing else beta
+        search.values[node["id"]] = result
+        search.returned[node["id"]] = (alpha, beta)
+        return result
+
+    search.value = ab(game.root, depth, -INF, INF)
+    search.pruned = in_tree_order(game, search.pruned)
+    return search
+
+
 # -- Star1 --------------------------------------------------------------------------------------
 
 

@@ -502,7 +502,7 @@ def test_trace_shows_chance_nodes_in_english_and_spanish() -> None:
     assert "    chanceValue of Bet returns the expected value 1/4*6 + 3/4*9/2 = 39/8" in english[-2:]
     spanish = trace_lines(tree, "expectiminimax", "es")
     assert ". Invocacion chanceValue(Bet):" in spanish
-    assert ".. Nodo hoja Win con valor 6 con probabilidad 1/4" in spanish
+    assert ".. Invocacion minValue(Win) con probabilidad 1/4 -> que retorna valor terminal 6" in spanish
     assert ".. Invocacion minValue(Lose) con probabilidad 3/4:" in spanish
     assert ".. chanceValue de Bet asigna valor esperado 1/4*6 + 3/4*9/2 = 39/8" in spanish
     star = trace_lines(tree, "star1", "es")
@@ -534,7 +534,7 @@ def test_annotated_tree_shows_chance_nodes_and_star1_cuts(runner) -> None:
     result = runner.invoke(app, ["solve", str(TREES / "dice.yaml"), "--algo", "star1"])
     assert result.exit_code == 0, result.output
     text = result.output
-    assert "roll → Roll ○ chance  = 4  [α=4, β=inf]  ✂ cut: upper=4 <= alpha=4" in text
+    assert "roll → Roll ○ chance  ≤ 4  [α=4, β=inf]  ✂ cut: upper=4 <= alpha=4" in text
     assert "[p=1/6] Roll.4  ✂ pruned" in text
     assert "bet → Bet ○ chance  = 39/8 (expected)" in text
     assert "[p=3/4] Lose ▼ min  = 9/2" in text

@@ -390,6 +390,9 @@ def expected_document(game: Game, algorithm: str, options: dict, search: oracles
         entry: dict[str, Any] = {"visited": node_id in search.values}
         if entry["visited"]:
             entry["value"] = oracles.to_json(search.values[node_id])
+            kind = bound_kind(node, search) if algorithm in ("alphabeta", "paranoid") else None
+            if kind is not None:
+                entry["bound_kind"] = kind
             if node_id in search.returned:
                 entry["alpha"], entry["beta"] = (oracles.to_json(bound) for bound in search.returned[node_id])
         entry["type"] = type_name(game, node)
@@ -415,6 +418,16 @@ def expected_document(game: Game, algorithm: str, options: dict, search: oracles
         "depth": options.get("depth"),
         "players": game.players,
     }
+
+
+def bound_kind(node: dict, search: oracles.Search) -> str | None:
+    """What an alpha-beta value is, from the window (a, b) the node was entered with: at most r when
+    it returned r <= a, at least r when r >= b, nothing said when both (a == b) or for a leaf or eval."""
+    if not node["children"] or node["id"] in search.horizon:
+        return None
+    (low, high), value = search.window[node["id"]], search.values[node["id"]]
+    at_most, at_least = value <= low, value >= high
+    return None if at_most == at_least else "upper" if at_most else "lower"
 
 
 def comparable(document: dict) -> dict:

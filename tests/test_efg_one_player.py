@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from gametree_cli import load_tree, solve
+from gametree_cli.io.loader import load_tree
+from gametree_cli.search.registry import solve
 from gametree_cli.core.errors import TreeFormatError
 from gametree_cli.io.efg import ONE_PLAYER_OPPONENT, read_efg
 

@@ -119,7 +119,7 @@ def test_tictactoe_depth_limit_keeps_real_results_and_depth() -> None:
 
 def chosen_move(position: str, depth: int, algorithm: str = "minimax") -> str:
     """The move gametree's search picks at the root of the depth-limited tree."""
-    from gametree_cli import solve
+    from gametree_cli.search.registry import solve
     from gametree_cli.io.document import build_tree
 
     tree = build_tree(tictactoe_tree(position, depth))
@@ -167,7 +167,7 @@ def test_tictactoe_depth_limited_play_wins_and_blocks_everywhere() -> None:
     """Every reachable position with a win at once or a single threat to block."""
     import random
 
-    from gametree_cli import solve
+    from gametree_cli.search.registry import solve
     from gametree_cli.io.document import build_tree
 
     rng = random.Random(13)
@@ -351,7 +351,7 @@ def test_backgammon_tree_follows_the_rules() -> None:
 
 def test_backgammon_notes_example_value() -> None:
     """From (3,4,1,2), MAX to move a 1, 5 plies: the value of docs/backgammon-mini.md."""
-    from gametree_cli import solve
+    from gametree_cli.search.registry import solve
     from gametree_cli.io.document import build_tree
 
     document = backgammon_tree((3, 4, 1, 2), 5, roll=1)

@@ -13,10 +13,8 @@ from __future__ import annotations
 import json
 import math
 import random
-from fractions import Fraction
 from typing import Any
 
-import numpy as np
 import pytest
 
 from gametree_cli.io.loader import load_tree, parse_tree

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gametree_cli import solve
+from gametree_cli.search.registry import solve
 from gametree_cli.search.events import Recorder
 from gametree_cli.views.result_json import result_document
 from gametree_cli.views.trace import TraceFormatter

@@ -30,6 +30,7 @@ class Language(str, Enum):
 class Variant(str, Enum):
     soft = "soft"
     hard = "hard"
+    practical = "practical"
 
 
 class Order(str, Enum):
@@ -43,7 +44,7 @@ TreeArgument = Annotated[Optional[str], typer.Argument(metavar="TREE", help="Tre
 TreeTextOption = Annotated[Optional[str], typer.Option("--tree", help="The tree inline, e.g. '[[3,12,8],[2,4,6],[14,5,2]]'.")]
 AlgoOption = Annotated[Optional[str], typer.Option("--algo", "-a", help="Algorithm (minimax, alphabeta, expectiminimax, expectimax, star1, star2, maxn, shallow, paranoid). Default: chosen by the tree's node types.")]
 DepthOption = Annotated[Optional[int], typer.Option("--depth", "-d", help="Stop N plies below the root and use the nodes' eval there.")]
-VariantOption = Annotated[Variant, typer.Option("--variant", help="Alpha-beta form: soft (returns v, AIMA) or hard (returns alpha/beta).")]
+VariantOption = Annotated[Variant, typer.Option("--variant", help="Alpha-beta form: soft (returns v, AIMA), hard (fail-hard: returns beta/alpha after a cut) or practical (the course notes: returns its own alpha/beta, cut or not).")]
 StrictOption = Annotated[bool, typer.Option("--strict", help="Prune only on v > beta / v < alpha.")]
 OrderOption = Annotated[Order, typer.Option("--order", help="Children order for pruning searches: given, best or worst.")]
 TiesOption = Annotated[Optional[str], typer.Option("--ties", help="max-n tie rule: left (default), right, paranoid or altruistic.")]

@@ -161,11 +161,30 @@ class SearchRecord:
         if self.flags is not None:
             slot = node if self.values.slot_of is None else int(self.values.slot_of[node])
             return int(self.flags[slot]) & (LOWER | UPPER)
-        if self.stats.cutoffs == 0 and not self._pruned and self.options.get("variant") != "hard":
+        if self.stats.cutoffs == 0 and not self._pruned and self.options.get("variant") not in ("hard", "practical"):
             return EXACT
         return LOWER | UPPER
 
+    def skipped_nothing(self, node: int) -> bool:
+        """A cut at the node's last child: counted in ``stats.cutoffs`` (as course traces count it),
+        but no child was left to prune; views say the bound was reached there, not "pruned"."""
+        if self.cut(node) is None:
+            return False
+        values = self.values
+        return all(values[child] is not None for child in self.tree.children(node))
+
     # -- chunks of nodes (writers) ------------------------------------------------------------
+
+    def bound_kinds(self, nodes: np.ndarray) -> np.ndarray | None:
+        """Per node of ``nodes`` (int64) its :meth:`bound_kind` bits (EXACT where never visited), in bulk;
+        None when the record has no flags (a search that builds Python values)."""
+        if self.flags is None:
+            return None
+        slots = self.values.slots(nodes)
+        kinds = np.zeros(len(nodes), dtype=np.uint8)
+        here = slots >= 0
+        kinds[here] = self.flags[slots[here]] & (LOWER | UPPER)
+        return kinds
 
     def visited_mask(self, nodes: np.ndarray) -> np.ndarray:
         return self.values.has(nodes)
@@ -334,7 +353,8 @@ class SearchRecord:
             return {}
         return cut_reasons(self.tree, nodes, self.values.take(nodes), self._alpha.take(nodes),
                            self._beta.take(nodes), bool(self.options.get("strict")),
-                           self.options.get("variant") == "hard")
+                           self.options.get("variant") in ("hard", "practical"),
+                           self.options.get("variant") == "practical")
 
     def _pruned_from_cuts(self) -> list[int]:
         if self._cut_at is None or not len(self._cut_at):

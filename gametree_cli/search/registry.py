@@ -17,7 +17,7 @@ from ..core.progress import tick
 from .record import SearchRecord
 from ..core.levels import level_bounds
 from .minimax import alphabeta, minimax
-from .options import Algorithm, Options
+from .options import VARIANTS, Algorithm, Options
 
 __all__ = [
     "Algorithm",
@@ -29,6 +29,7 @@ __all__ = [
     "fitting_algorithms",
     "solve",
     "check_depth_limit",
+    "VARIANTS",
 ]
 
 
@@ -108,8 +109,8 @@ def solve(
         if reason == HAS_CHANCE:  # point at the first chance node, where a user looks
             raise tree.error(AlgorithmError, message, tree.kind.index(CHANCE))
         raise AlgorithmError(message, file=tree.source.name if tree.source else None)
-    if options.variant not in ("soft", "hard"):
-        raise AlgorithmError(f"unknown variant {options.variant!r} (expected soft or hard)")
+    if options.variant not in VARIANTS:
+        raise AlgorithmError(f"unknown variant {options.variant!r} (expected {', '.join(VARIANTS)})")
     if options.depth is not None:
         check_depth_limit(tree, options.depth)
     tick("solve")
@@ -182,7 +183,7 @@ def _run_alphabeta(tree: Tree, options: Options, observer: Observer | None) -> S
 
 register(Algorithm(
     "alphabeta",
-    "alpha-beta pruning (fail-soft; --variant hard, --strict)",
+    "alpha-beta pruning (fail-soft; --variant hard|practical, --strict)",
     _unfit_two_player,
     _run_alphabeta,
     prunes=True,

@@ -27,7 +27,7 @@ def solve_command(
     algo: AlgoOption = None,
     depth: DepthOption = None,
     trace: Annotated[bool, typer.Option("--trace", help="Print one line per call, leaf, cut-off and return while searching.")] = False,
-    lang: Annotated[Language, typer.Option("--lang", help="Trace vocabulary: en, or es (Spanish course notes).")] = Language.en,
+    lang: Annotated[Language, typer.Option("--lang", help="Language of the whole output: en, or es (Spanish; the trace in the course notes' words).")] = Language.en,
     output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text (annotated tree) or json (contract's result).")] = OutputFormat.text,
     variant: VariantOption = Variant.soft,
     strict: StrictOption = False,
@@ -58,8 +58,10 @@ def solve_command(
 
         observer = StreamingTrace(tree, sys.stdout, lang.value)
     record = solve(tree, algo, options=options, observer=observer)
+    if trace and output is not OutputFormat.json:
+        observer.finish(record.value)  # type: ignore[union-attr]
     if answers_file is not None:
-        from ...exercises.answers import write_answer_file
+        from ...views.answer_key import write_answer_file
 
         write_answer_file(answers_file, record, tree_file=tree_file, tree_text=tree_text, options=options, force=force)
         sys.stderr.write(f"wrote the answer key {answers_file}\n")
@@ -75,4 +77,4 @@ def solve_command(
         sys.stdout.flush()
         console.print()
     shown = {"max_nodes": len(tree) if show_all else DEFAULT_MAX_NODES_SHOWN, "depth": show_depth}
-    console.print(render_result(record, **shown))
+    console.print(render_result(record, lang.value, **shown))
