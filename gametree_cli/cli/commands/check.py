@@ -9,7 +9,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from ...exercises.check import ERROR, check_paths, exit_code
 from ..output import stdout_console
 from ..exits import reports_errors
 from ..options import OutputFormat
@@ -24,6 +23,7 @@ def check_command(
     output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text (a table) or json.")] = OutputFormat.text,
 ) -> None:
     """Solve each exercise and compare the given answers: exit 0 all right, 1 some wrong, 2 unreadable or invalid."""
+    from ...exercises.check import ERROR, check_paths, exit_code  # imported when run: start-up time of the others
     from ...exercises.check_report import check_document, check_report, junit_report  # rich: only this command's cost
 
     if junit == "-":

@@ -14,7 +14,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from ...search.registry import solve
 from ..output import write_out
 from ..exits import reports_errors
 from ..options import (AlgoOption, BoundsOption, DepthOption, Order, OrderOption, StrictOption, SumOption, TiesOption,
@@ -68,6 +67,7 @@ def render_command(
     show_all: Annotated[bool, typer.Option("--show-all", help="Draw the whole tree, however big.")] = False,
 ) -> None:
     """Draw the annotated tree: Graphviz DOT, SVG, PNG or PDF, or a standalone LaTeX (forest) document."""
+    from ...search.registry import solve
     from ...views.dot import render_dot, render_image  # imported here: start-up time of the other commands (rich)
     from ...views.latex import render_latex
 
