@@ -55,6 +55,9 @@ def run(command: list[str], stdout: Path | None = None, *, count_lines: bool = F
     """Run ``command`` (in ``cwd``, default the checkout) to completion; measure it with ``wait4``."""
     sink = open(stdout, "wb") if stdout is not None else subprocess.PIPE
     started = time.perf_counter()
+    measured = DATA / "rusage.txt"  # the command's own CPU and peak memory (bench/rusage.py says why)
+    command_line = command
+    command = [PYTHON, "-S", str(HERE / "rusage.py"), str(measured), *command]
     process = subprocess.Popen(command, stdout=sink, stderr=subprocess.PIPE, cwd=cwd or ROOT)
     output = b""
     if stdout is None:
@@ -65,8 +68,9 @@ def run(command: list[str], stdout: Path | None = None, *, count_lines: bool = F
     process.returncode = os.waitstatus_to_exitcode(status)
     if stdout is not None:
         sink.close()  # type: ignore[union-attr]
+    cpu, peak_kb = (float(part) for part in measured.read_text().split())
     if process.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} failed ({process.returncode}): {error.decode()[-2000:]}")
+        raise RuntimeError(f"{' '.join(command_line)} failed ({process.returncode}): {error.decode()[-2000:]}")
     report = {}
     if output.strip():
         try:
@@ -77,7 +81,7 @@ def run(command: list[str], stdout: Path | None = None, *, count_lines: bool = F
     if count_lines and stdout is not None:
         with open(stdout, "rb") as stream:
             lines = sum(chunk.count(b"\n") for chunk in iter(lambda: stream.read(1 << 20), b""))
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, report, lines)
+    return Run(wall, cpu, peak_kb / 1024, report, lines)
 
 
 # -- what is measured -------------------------------------------------------------------

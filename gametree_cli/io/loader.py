@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..core.bulk import paused_gc
+from ..core.lazy import SMALL_TREE
 from ..core.progress import tick
 from ..core.errors import TreeFormatError
 from .files import read_input_text, read_stdin_text, write_atomically
@@ -77,6 +78,11 @@ def format_for(name: str) -> str | None:
     return EXTENSIONS.get(Path(name).suffix.lower())
 
 
+#: texts shorter than this (bytes or characters) skip the scanner: it hands over NumPy arrays, and importing
+#: NumPy costs more than reading a small file (a tree of SMALL_TREE nodes takes at least this many)
+_SCAN_FROM = 2 * SMALL_TREE
+
+
 def _read_json(text: str, name: str) -> tuple[Any, Locator | None]:
     if not text.strip():
         raise TreeFormatError("empty file: expected a tree", file=name, line=1)
@@ -136,7 +142,8 @@ def parse_tree(
     _refuse_undecoded_bytes(text, name)
     with paused_gc():
         tick("parse")
-        if fmt == "json" or (fmt is None and not _may_alias(text, fmt)):
+        # a small file goes to json.loads and the document builder, which need no NumPy (core/lazy.py)
+        if (fmt == "json" or (fmt is None and not _may_alias(text, fmt))) and len(text) >= _SCAN_FROM:
             # a plain two-player JSON file: the C scanner, when built, reads it without json.loads;
             # where it stops, a bad file's mistake is usually found from a few nodes (formats/partial.py)
             source = Source(name, json_locator(text))
