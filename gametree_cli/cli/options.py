@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from ..search.options import Options
 from ..core.errors import GameTreeError
-from ..io.document import DEFAULT_MAX_NODES
-from ..io.loader import load_tree, parse_tree
-from ..core.model import Tree
-from ..core.numbers import Number, parse_number
+
+if TYPE_CHECKING:  # the library is imported when a command runs, not to parse its options (start-up time)
+    from ..core.model import Tree
+    from ..core.numbers import Number
+    from ..search.options import Options
 
 __all__ = ["OutputFormat", "Language", "Variant", "Order", "search_options", "read_tree", "parse_option_number"]
 
@@ -63,6 +63,8 @@ def search_options(
     bounds: tuple[str, str] | None = None,
 ) -> Options:
     """The library's :class:`Options` from the shared command-line options."""
+    from ..search.options import Options
+
     options = Options(depth=depth, variant=variant.value, strict=strict, order=order.value)
     if ties is not None:
         options.extra["ties"] = ties
@@ -75,6 +77,9 @@ def search_options(
 
 def read_tree(path: Optional[str], tree_text: Optional[str], max_nodes: int | None = None) -> Tree:
     """The tree named on the command line: a path, ``-``, or ``--tree`` text."""
+    from ..io.document import DEFAULT_MAX_NODES
+    from ..io.loader import load_tree, parse_tree
+
     limit = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
     if tree_text is not None:
         if path is not None:
@@ -87,6 +92,8 @@ def read_tree(path: Optional[str], tree_text: Optional[str], max_nodes: int | No
 
 def parse_option_number(option: str, text: str) -> Number:
     """A number given on the command line (``7``, ``1/3``, ``0.5``)."""
+    from ..core.numbers import parse_number
+
     try:
         return parse_number(text)
     except ValueError as error:

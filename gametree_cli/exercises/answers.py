@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-import yaml
+from ..core.lazy import lazy_module
+yaml = lazy_module("yaml")
 
 from ..search.registry import Options, get_algorithm
 from ..core.errors import ExerciseError, GameTreeError, TreeFormatError

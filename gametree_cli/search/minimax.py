@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 
 from ..core.columns import Column
 from .events import CALL, CUT, LEAF, RETURN, Event, Observer

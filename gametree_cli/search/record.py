@@ -27,7 +27,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 
 from ..core.columns import BoundMap, Column
 from ..core.model import CHANCE, Tree

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 
 from ..core.model import MAX, Tree
 from ..core.numbers import Value, format_value

@@ -27,7 +27,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 
 from ..core.model import CHANCE, MAX, MIN, Tree
 from ..core.numbers import Value

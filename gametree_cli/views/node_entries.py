@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 
 from ..core.model import KIND_NAMES, PLAYER, Tree
 from ..core.numeric import int64_view

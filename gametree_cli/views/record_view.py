@@ -19,7 +19,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, Sequence
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 
 from ..core.numbers import Value, number_to_json, value_to_json
 from ..search.record import LOWER, UPPER, SearchRecord

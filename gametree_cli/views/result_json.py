@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 import orjson
 
 from ..search.events import Event

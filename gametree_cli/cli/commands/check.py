@@ -9,7 +9,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from ...exercises.check import ERROR, check_paths, exit_code
 from ..output import stdout_console
 from ..exits import reports_errors
 from ..options import Language, OutputFormat
@@ -25,6 +24,7 @@ def check_command(
     lang: Annotated[Language, typer.Option("--lang", help="Language of the table: en or es (JSON and JUnit stay as they are).")] = Language.en,
 ) -> None:
     """Solve each exercise and compare the given answers: exit 0 all right, 1 some wrong, 2 unreadable or invalid."""
+    from ...exercises.check import ERROR, check_paths, exit_code  # imported when run: start-up time of the others
     from ...exercises.check_report import check_document, check_report, junit_report  # rich: only this command's cost
 
     if junit == "-":

@@ -14,11 +14,7 @@ import typer
 from ..output import write_out
 from ..exits import reports_errors
 from ...core.errors import GameTreeError
-from ...io.document import build_tree
-from ...io.document_text import document_to_json, document_to_yaml
-from ...io.efg import write_efg
 from ...io.files import check_target, write_atomically
-from ...io.saver import output_format, save_tree
 from ...generate import backgammon_tree, tictactoe_tree
 from ...generate.tictactoe import EMPTY_BOARD
 
@@ -31,7 +27,19 @@ generate_app = typer.Typer(
     rich_markup_mode=None,
 )
 
-_DOCUMENT_WRITERS = {"yaml": document_to_yaml, "json": document_to_json, "efg": write_efg}
+#: formats a generated document is written in directly (the others go through a tree)
+_DOCUMENT_FORMATS = ("yaml", "json", "efg")
+
+
+def _document_writer(fmt: str) -> Any:
+    """The writer of a document format, imported when used (start-up time of the other commands)."""
+    if fmt == "efg":
+        from ...io.efg import write_efg
+
+        return write_efg
+    from ...io.document_text import document_to_json, document_to_yaml
+
+    return document_to_yaml if fmt == "yaml" else document_to_json
 
 
 def check_output(output: str | None, force: bool) -> None:
@@ -46,14 +54,18 @@ def write_document(document: Any, output: str | None, to: str | None, force: boo
         fmt = (to or "yaml").strip().lower()
         if fmt == "yml":
             fmt = "yaml"
-        if fmt not in _DOCUMENT_WRITERS:
-            raise GameTreeError(f"cannot write {to!r} to standard output (known: {', '.join(_DOCUMENT_WRITERS)})")
-        write_out(_DOCUMENT_WRITERS[fmt](document))
+        if fmt not in _DOCUMENT_FORMATS:
+            raise GameTreeError(f"cannot write {to!r} to standard output (known: {', '.join(_DOCUMENT_FORMATS)})")
+        write_out(_document_writer(fmt)(document))
         return
+    from ...io.saver import output_format, save_tree
+
     fmt = output_format(output, to)
-    if fmt in _DOCUMENT_WRITERS:
-        write_atomically(output, _DOCUMENT_WRITERS[fmt](document), force=force)
+    if fmt in _DOCUMENT_FORMATS:
+        write_atomically(output, _document_writer(fmt)(document), force=force)
     else:  # compact, or a format of its own: through the tree
+        from ...io.document import build_tree
+
         save_tree(build_tree(document), output, fmt=fmt, force=force)
 
 

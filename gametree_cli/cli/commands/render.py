@@ -14,7 +14,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from ...search.registry import solve
 from ..output import write_out
 from ..exits import reports_errors
 from ..options import (AlgoOption, BoundsOption, DepthOption, Language, Order, OrderOption, StrictOption, SumOption, TiesOption,
@@ -71,6 +70,7 @@ def render_command(
     steps: Annotated[Optional[str], typer.Option("--steps", metavar="DIR", help="Write one picture per step of the search into DIR (with --format svg or png).")] = None,
 ) -> None:
     """Draw the annotated tree: Graphviz DOT, SVG, PNG or PDF, or a standalone LaTeX (forest) document."""
+    from ...search.registry import solve
     from ...views.dot import render_dot, render_image  # imported here: start-up time of the other commands (rich)
     from ...views.latex import render_latex
 

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from ...search.registry import solve
 from ..exits import reports_errors
 from ..options import (AlgoOption, BoundsOption, DepthOption, Language, MaxNodesOption, Order, OrderOption,
                            OutputFormat, StrictOption, SumOption, TiesOption, TreeArgument, TreeTextOption, Variant,
                            VariantOption, read_tree, search_options)
 from ..output import stdout_console
 from ...core.errors import GameTreeError
-from ...search.events import Event, Observer
 from ...io.files import check_target
+
+if TYPE_CHECKING:
+    from ...search.events import Event, Observer
 
 __all__ = ["solve_command"]
 
@@ -42,6 +43,8 @@ def solve_command(
     force: Annotated[bool, typer.Option("--force", help="Let --answers replace an existing file.")] = False,
 ) -> None:
     """Solve a tree and show the annotated tree, the trace, or the JSON result."""
+    from ...search.registry import solve  # imported when run: start-up time of the other commands
+
     if answers_file is not None:
         if answers_file == "-":
             raise GameTreeError("--answers: name a file ('-' is not possible: standard output carries the result)")
