@@ -22,7 +22,6 @@ from typing import Any
 
 import pytest
 
-from gametree_cli.io import loader
 from gametree_cli.io.loader import parse_tree
 from gametree_cli.core.errors import GameTreeError
 from gametree_cli.io import loader, partial
