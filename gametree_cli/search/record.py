@@ -169,7 +169,8 @@ class SearchRecord:
     def skipped_nothing(self, node: int) -> bool:
         """A cut at the node's last child: counted in ``stats.cutoffs`` (as course traces count it),
         but no child was left to prune; views say the bound was reached there, not "pruned"."""
-        if self.cut(node) is None:
+        cut = self.cut(node)
+        if cut is None or cut.value_name.startswith("probed"):  # Star2: the probes' cut prunes the probed children's rest
             return False
         values = self.values
         return all(values[child] is not None for child in self.tree.children(node))

@@ -171,11 +171,21 @@ class _StepWriter:
             value = None  # a leaf shows its utility from the start; a horizon node its eval when reached
             if event.value is not None and node in self.index and self.tree.count[node]:
                 value = self.value_text(event) if event.kind in (LEAF, RETURN) else None
-            pruned = sorted({self.shown(child) for child in detail.get("skipped", ())
+            pruned = sorted({self.shown(child) for child in self.skipped(event)
                              if self.shown(child) != self.shown(node)}) if event.kind == CUT else 0
             steps.append([KIND_CODES[event.kind], self.shown(node), value, drawn_windows or 0, test,
                           self.line(event), pruned or 0])
         return steps
+
+    def skipped(self, event: Event) -> list[int]:
+        """What a cut skips: its children left, or (Star2's cut after the probes) the rest of the
+        probed children, which the record lists among the pruned nodes below the cut node."""
+        detail = event.detail or {}
+        skipped = list(detail.get("skipped", ()))
+        if not skipped and str(detail.get("value_name")).startswith("probed"):
+            parents = self.tree.parents()
+            skipped = [top for top in self.record.pruned if top and parents[top] >= 0 and parents[parents[top]] == event.node]
+        return skipped
 
     def value_text(self, event: Event) -> str:
         mark = bound_marks(self.record, event.node) if event.kind == RETURN else ""

@@ -176,7 +176,8 @@ class TraceFormatter:
             bound_word = words["alpha"] if bound == "alpha" else bound
             reason = detail.get("reason") or f"{value_name}={format_value(event.value)} {op} {bound_word}={format_value(bound_value)}"
             returns = detail.get("returns", event.value)
-            skipped_nothing = "skipped" in detail and not detail["skipped"]
+            # (Star2's cut after the probes prunes the rest of the probed children: never "nothing")
+            skipped_nothing = "skipped" in detail and not detail["skipped"] and not str(detail.get("value_name")).startswith("probed")
             text = words["last_child" if skipped_nothing else "cut"].format(function=self.function(event.node, detail), node=name, reason=reason,
                                        returns=format_value(returns))
             return self.indent(event.depth + 1) + text
