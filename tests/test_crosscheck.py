@@ -49,6 +49,7 @@ from typer.testing import CliRunner
 from gametree_cli import Options
 from gametree_cli.io.loader import parse_tree
 from gametree_cli.views.result_json import result_document
+from gametree_cli.exercises.answer_shape import expected_number
 from gametree_cli.search.registry import solve
 from gametree_cli.search.registry import default_algorithm, fitting_algorithms
 from gametree_cli.cli.app import app
@@ -430,6 +431,24 @@ def bound_kind(node: dict, search: oracles.Search) -> str | None:
     return None if at_most == at_least else "upper" if at_most else "lower"
 
 
+def star_bound_problems(got: dict, exact_search: oracles.Search) -> list[str]:
+    """Star1 says a cut node's value is a bound: ``lower`` must mean the exact expectiminimax value is at
+    least the one shown, ``upper`` at most; and only cut nodes say so."""
+    problems = []
+    for node_id, entry in got["nodes"].items():
+        kind = entry.get("bound_kind")
+        if kind is None:
+            continue
+        if "cut" not in entry:
+            problems.append(f"nodes.{node_id}: bound_kind {kind!r} at a node without a cut")
+            continue
+        shown, exact = expected_number(entry["value"]), exact_search.values[node_id]
+        slack = 1e-9 if isinstance(shown, float) or isinstance(exact, float) else 0
+        if (kind == "lower" and exact < shown - slack) or (kind == "upper" and exact > shown + slack):
+            problems.append(f"nodes.{node_id}: {kind} bound {entry['value']} but the exact value is {exact}")
+    return problems
+
+
 def comparable(document: dict) -> dict:
     """gametree's JSON result without ``options`` and with a cut's reason reduced to its presence."""
     nodes = {node_id: {key: (True if key == "cut" else item) for key, item in entry.items()}
@@ -745,8 +764,14 @@ def check_run(game: Game, tree: Any, text: str, algorithm: str, options: dict, s
     search, exact_search, seen_as = run_oracle(game, algorithm, options)
     library = library_options(options)
     got = library_document(tree, algorithm, library)
-    found = [problem for problem in [difference(expected_document(game, algorithm, options, search, exact_search,
-                                                                  seen_as), comparable(got))] if problem]
+    found = []
+    claimed = got
+    if algorithm == "star1":  # its bound kinds (at cut nodes, from the cut) must be true of the exact values
+        found += star_bound_problems(got, exact_search)
+        claimed = {**got, "nodes": {node_id: {key: item for key, item in entry.items() if key != "bound_kind"}
+                                    for node_id, entry in got["nodes"].items()}}
+    found += [problem for problem in [difference(expected_document(game, algorithm, options, search, exact_search,
+                                                                   seen_as), comparable(claimed))] if problem]
     found += coverage_problems(game, got, options.get("order", "given") == "given")
     if not game.nplayer or algorithm == "paranoid":
         first = first_optimal_move(seen_as, exact_search or search)

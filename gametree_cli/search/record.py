@@ -31,7 +31,7 @@ from ..core.lazy import lazy_module
 np = lazy_module("numpy")
 
 from ..core.columns import BoundMap, Column
-from ..core.model import CHANCE, Tree
+from ..core.model import CHANCE, MAX, MIN, Tree
 from ..core.numbers import Value
 from .record_facts import CUT, EXACT, HORIZON, LOWER, UPPER, Cut, Stats, cut_reasons, skipped_children
 
@@ -155,16 +155,32 @@ class SearchRecord:
     def bound_kind(self, node: int) -> int:
         """EXACT, LOWER, UPPER or LOWER | UPPER (a bound, side unknown) for a visited node.
 
-        From the depth-first search's flags; a record made from lists knows
-        only that every value is exact when nothing was cut and no value was
-        clamped (``--variant hard``).
+        From the depth-first search's flags; a record made from lists (Star1,
+        Star2, shallow pruning) knows the side at its cut nodes from the cut,
+        and otherwise only that every value is exact when nothing was cut and
+        no value was clamped (``--variant hard``).
         """
         if self.flags is not None:
             slot = node if self.values.slot_of is None else int(self.values.slot_of[node])
             return int(self.flags[slot]) & (LOWER | UPPER)
+        side = self._side_of_cut(node)
+        if side is not None:
+            return side
         if self.stats.cutoffs == 0 and not self._pruned and self.options.get("variant") not in ("hard", "practical"):
             return EXACT
         return LOWER | UPPER
+
+    def _side_of_cut(self, node: int) -> int | None:
+        """LOWER or UPPER at a cut node of a record without flags: the bound its cut returned."""
+        cut = self.cut(node)
+        if cut is None or self.tree.count[node] == 0 or self.at_horizon(node):
+            return None
+        if cut.value_name in ("upper", "probed upper"):  # Star1/Star2 at a chance node: the bound that met the window
+            return UPPER
+        if cut.value_name in ("lower", "probed lower"):
+            return LOWER
+        kind = self.tree.kind[node]
+        return LOWER if kind == MAX else UPPER if kind == MIN else None
 
     def skipped_nothing(self, node: int) -> bool:
         """A cut at the node's last child: counted in ``stats.cutoffs`` (as course traces count it),
@@ -179,9 +195,15 @@ class SearchRecord:
 
     def bound_kinds(self, nodes: np.ndarray) -> np.ndarray | None:
         """Per node of ``nodes`` (int64) its :meth:`bound_kind` bits (EXACT where never visited), in bulk;
-        None when the record has no flags (a search that builds Python values)."""
+        for a record without flags, the sides of its cut nodes (None when it has none)."""
         if self.flags is None:
-            return None
+            if not self.cuts:
+                return None
+            cut_kinds = np.zeros(len(nodes), dtype=np.uint8)
+            for position, node in enumerate(nodes.tolist()):
+                if node in self.cuts:
+                    cut_kinds[position] = self._side_of_cut(node) or 0
+            return cut_kinds
         slots = self.values.slots(nodes)
         kinds = np.zeros(len(nodes), dtype=np.uint8)
         here = slots >= 0
