@@ -13,10 +13,8 @@ from __future__ import annotations
 import json
 import math
 import random
-from fractions import Fraction
 from typing import Any
 
-import numpy as np
 import pytest
 
 from gametree_cli.io.loader import load_tree, parse_tree
@@ -25,6 +23,7 @@ from gametree_cli.io import loader
 from gametree_cli.io.jsonscan import scan_tree
 from gametree_cli.io.locate import json_locator
 from gametree_cli.core.model import Source
+from gametree_cli.core.lazy import SMALL_TREE
 from gametree_cli.core.numeric import LazyValues, Numeric
 
 _jsonscan = pytest.importorskip(
@@ -64,15 +63,25 @@ def typed(value: Any) -> Any:
 
 
 def facts(tree) -> dict[str, Any]:
-    """Everything a Tree holds, in comparable form."""
+    """Everything a Tree holds, in comparable form.
+
+    A tree of fewer than SMALL_TREE nodes may hold its values as a list or as NumPy arrays
+    (the small path imports no NumPy: docs/performance.md): there only the values count.
+    """
     values = tree.value
     numeric = tree._numeric
+    if len(tree.kind) < SMALL_TREE:
+        return {**_facts(tree, None, None), "value": [typed(v) for v in values]}
+    return _facts(tree, values, numeric)
+
+
+def _facts(tree, values, numeric) -> dict[str, Any]:
     return {
         "kind": (type(tree.kind).__name__, bytes(tree.kind)),
         "first": (tree.first.typecode, list(tree.first)),
         "count": (tree.count.typecode, list(tree.count)),
         "player": (tree.player.typecode, list(tree.player)),
-        "value": (type(values).__name__, [typed(v) for v in values]) + (
+        "value": values is not None and (type(values).__name__, [typed(v) for v in values]) + (
             (values.data.dtype.str, values.data.tolist(), values.denominator, values.present.tolist())
             if type(values) is LazyValues else ()),
         "prob": None if tree.prob is None else [typed(p) for p in tree.prob],
@@ -489,6 +498,7 @@ def test_load_tree_reads_json_files_with_the_scanner(tmp_path, monkeypatch):
         raise AssertionError("json.loads ran")
 
     monkeypatch.setattr(loader, "loads_strict", no_json_loads)
+    monkeypatch.setattr(loader, "_SCAN_FROM", 0)  # a small file too (by default json.loads reads those: no NumPy)
     assert facts(load_tree(path)) == expected
     other = tmp_path / "tree.txt"  # no extension: sniffed as JSON
     other.write_text(path.read_text())

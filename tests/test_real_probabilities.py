@@ -16,7 +16,8 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gametree_cli import load_tree, parse_tree, solve
+from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.search.registry import solve
 from gametree_cli.search.sweep import sweep
 from gametree_cli.io.binary import encode_binary, read_binary
 from gametree_cli.io.document import build_tree

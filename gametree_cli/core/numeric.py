@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterator, Sequence, overload
 
-import numpy as np
+from .lazy import lazy_module
+np = lazy_module("numpy")
 
 from .model import Tree
 from .numbers import Number, Value

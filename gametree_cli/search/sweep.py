@@ -33,7 +33,8 @@ import math
 from fractions import Fraction
 from typing import Sequence
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 
 from ..core.model import CHANCE, MAX, MIN, Tree
 from ..core.numbers import Value

@@ -19,10 +19,11 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, Sequence
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 
 from ..core.numbers import Value, number_to_json, value_to_json
-from ..search.record import SearchRecord
+from ..search.record import LOWER, UPPER, SearchRecord
 
 __all__ = ["RecordView", "Codes", "dense_codes"]
 
@@ -115,6 +116,15 @@ class RecordView:
         low_codes[positions] = merged[: len(lows)][low_index]
         high_codes[positions] = merged[len(lows) :][high_index]
         return low_codes, high_codes, items
+
+    def bound_kinds(self, nodes: np.ndarray) -> Codes | None:
+        """Per node of ``nodes`` whether its value is a lower or an upper bound (code -1: exact, never
+        visited, or the side unknown); None when the record keeps no bound kinds or has no bound here."""
+        kinds = self.record.bound_kinds(nodes)
+        if kinds is None or not kinds.any():
+            return None
+        codes = np.where(kinds == LOWER, 0, np.where(kinds == UPPER, 1, -1)).astype(np.int64)
+        return codes, ["lower", "upper"]
 
     def cuts(self, nodes: np.ndarray) -> Codes | None:
         """Why each of ``nodes`` that had a cut-off skipped its remaining children (its reason)."""
