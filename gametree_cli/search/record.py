@@ -24,7 +24,6 @@ columns, so views never branch on how a record is stored.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from ..core.lazy import lazy_module
@@ -35,7 +34,7 @@ from ..core.model import CHANCE, MAX, MIN, Tree
 from ..core.numbers import Value
 from .record_facts import CUT, EXACT, HORIZON, LOWER, UPPER, Cut, Stats, cut_reasons, skipped_children
 
-__all__ = ["Stats", "Cut", "SearchRecord", "PruningLog", "EXACT", "LOWER", "UPPER", "CUT", "HORIZON"]
+__all__ = ["Stats", "Cut", "SearchRecord", "EXACT", "LOWER", "UPPER", "CUT", "HORIZON"]
 
 class SearchRecord:
     """Everything one run of an algorithm found out.
@@ -390,32 +389,3 @@ class SearchRecord:
         if self._cut_at is None or not len(self._cut_at):
             return []
         return skipped_children(self.tree, self._cut_at, self._child_order)
-
-
-@dataclass(eq=False)
-class PruningLog:
-    """What a pruning search that builds Python values (Star1) fills in as it goes.
-
-    The search binds these containers to locals for its hot loop; the log
-    then hands them to a :class:`SearchRecord`, which wraps them in columns.
-    """
-
-    values: list[Value | None]
-    alpha: dict[int, Value] = field(default_factory=dict)
-    beta: dict[int, Value] = field(default_factory=dict)
-    best: dict[int, int] = field(default_factory=dict)
-    cuts: dict[int, Cut] = field(default_factory=dict)
-    pruned: list[int] = field(default_factory=list)
-    order: list[int] = field(default_factory=list)
-    horizon: set[int] = field(default_factory=set)
-
-    @classmethod
-    def for_tree(cls, tree: Tree) -> "PruningLog":
-        """Empty containers, and a value slot per node of ``tree``."""
-        return cls([None] * len(tree.kind))
-
-    def record(self, algorithm: str, tree: Tree, stats: Stats, depth_limit: int | None,
-               options: dict[str, Any]) -> SearchRecord:
-        return SearchRecord(algorithm, tree, self.values[0], self.values, best=self.best, pruned=self.pruned,
-                            stats=stats, alpha=self.alpha, beta=self.beta, cuts=self.cuts, horizon=self.horizon,
-                            order=self.order, depth_limit=depth_limit, options=options)

@@ -46,7 +46,8 @@ from ..core.errors import AlgorithmError
 from .events import Observer
 from ..core.model import CHANCE, MAX, MIN, Tree
 from ..core.numbers import Number, Value
-from .record import Cut, PruningLog, SearchRecord, Stats
+from .pruning_log import PruningLog
+from .record import Cut, SearchRecord, Stats
 from .expectation import as_written, divide, unscale
 from .star1 import (_ALPHA_S, _BETA_S, _DECIMAL, _MODE, _SCALE, _SEEN, _SUM, _V, _WEIGHTS, Star1Rules, _bound,
                     _infinite, _is_decimal, _report_decimals, _reporting_decimals, _shown, check_star1_bounds,

@@ -116,7 +116,7 @@ def python_levels(tree: Tree, levels: Sequence[tuple[int, int]], top: int, below
     start_below = levels[top + 1][0]
     values: list[Any] = [None] * start_below + below
     kind, first, count, prob, leaf = tree.kind, tree.first, tree.count, tree.prob, tree.value
-    from .expecti import decide  # (expecti imports the sweep on first use)
+    from .expectation import decide
 
     for level in range(top, -1, -1):
         start, end = levels[level]

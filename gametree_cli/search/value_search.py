@@ -33,7 +33,8 @@ from .events import CALL, CUT, LEAF, RETURN, Event, Observer
 from ..core.model import Tree
 from ..core.numbers import Value
 from ..core.numeric import LazyValues
-from .record import Cut, PruningLog, Stats
+from .pruning_log import PruningLog
+from .record import Cut, Stats
 
 __all__ = ["Rules", "walk", "Frame", "NODE", "DEPTH", "NEXT", "END", "ALPHA", "BETA", "CHILDREN"]
 
