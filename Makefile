@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test bench fuzz clean graphviz latex lock test-newest
+.PHONY: install demo test bench bench-star2 fuzz clean graphviz chromium latex lock test-newest
 
 # Installs come from requirements.lock: every runtime, test and build dependency
 # pinned to one version with its hashes, so a fresh clone next month installs
@@ -13,7 +13,7 @@ STAMP  := $(VENV)/.installed
 # unpinned is fetched. `make lock` refreshes it; see docs/dependencies.md.
 LOCK := requirements.lock
 
-$(STAMP): pyproject.toml setup.py $(LOCK) gametree_cli/search/depth_first.py $(wildcard gametree_cli/formats/scan_*.py gametree_cli/formats/scan_*.pxd)
+$(STAMP): pyproject.toml setup.py $(LOCK) gametree_cli/search/depth_first.py $(wildcard gametree_cli/io/scan_*.py gametree_cli/io/scan_*.pxd)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --require-hashes --no-deps -r $(LOCK)
 	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
@@ -30,7 +30,7 @@ demo: $(STAMP)
 # See docs/testing.md.
 PYTEST_WORKERS ?= auto
 
-test: $(STAMP) graphviz
+test: $(STAMP) graphviz chromium
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal
 
 # System programs some tests use. Each is installed with apt-get only when it
@@ -47,6 +47,16 @@ graphviz:
 	      || echo "make: could not install graphviz; the tests that need dot will be skipped"; \
 	  else echo "make: Graphviz's dot is missing (apt-get install graphviz / brew install graphviz); the tests that need it will be skipped"; fi; }
 
+# Debian's chromium, which tests/test_page_browser.py drives through Playwright (never `playwright install`:
+# no browser is downloaded), and librsvg's rsvg-convert for `render --steps DIR --format png`.
+chromium:
+	@{ command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; } && command -v rsvg-convert >/dev/null 2>&1 || { \
+	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	    echo "make: installing chromium and librsvg2-bin (the browser-page tests, render --steps --format png)"; \
+	    (apt-get update -qq && $(APT_INSTALL) chromium librsvg2-bin) >/dev/null 2>&1 \
+	      || echo "make: could not install chromium/librsvg2-bin; the tests that need them will be skipped"; \
+	  else echo "make: chromium or rsvg-convert is missing (apt-get install chromium librsvg2-bin); the tests that need them will be skipped"; fi; }
+
 # pdflatex with standalone and forest: compiles `gametree render --format tex`
 # output in the tests (~55 MB download, about a minute to install; CI runs it).
 latex:
@@ -57,9 +67,15 @@ latex:
 	      || echo "make: could not install LaTeX; the LaTeX compile test will be skipped"; \
 	  else echo "make: pdflatex with forest is missing; the LaTeX compile test will be skipped"; fi; }
 
-# The performance benchmark (several minutes; never part of `make test`): writes bench/results.md.
+# The performance benchmark (several minutes; never part of `make test`): writes bench/results.md,
+# and bench/results-real-probabilities.md (issue 14's chance tree with decimal and fraction p).
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/real_probabilities.py
+
+# Star2 against Star1: leaves evaluated on 100 random chance trees per shape (~40 s); the table in docs/chance.md.
+bench-star2: $(STAMP)
+	$(BIN)/python bench/star2_vs_star1.py --trees 100
 
 # Long fuzzing (never part of `make test`, ~15 min on 2 cores): the property tests of
 # tests/test_fuzz.py with many examples and a fresh seed, the algorithm cross-check on

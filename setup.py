@@ -3,7 +3,7 @@
 Every extension is optional: without a working C compiler (or without
 Cython) the install still succeeds and the same answers come from Python,
 slower. ``gametree_cli/search/depth_first.py``, the one alpha-beta/minimax
-loop, and the JSON tree scanner (``gametree_cli/formats/scan_*.py``) are
+loop, and the JSON tree scanner (``gametree_cli/io/scan_*.py``) are
 plain Python written in Cython's pure-Python mode: Cython compiles those very
 files when it is there (``search.COMPILED`` and ``scan_kernel.COMPILED`` tell
 which ran); uncompiled, JSON files are read by json.loads.
@@ -15,10 +15,10 @@ from setuptools import Extension, setup
 #: modules written in Cython's pure-Python mode: compiled when Cython and a C compiler are there
 COMPILED_MODULES = [
     "gametree_cli/search/depth_first.py",  # the one alpha-beta/minimax loop
-    "gametree_cli/io/scan_lexer.py",  # the JSON tree scanner (formats/jsonscan.py)
+    "gametree_cli/io/scan_lexer.py",  # the JSON tree scanner (io/jsonscan.py)
     "gametree_cli/io/scan_kernel.py",
     "gametree_cli/io/scan_order.py",
-    "gametree_cli/io/scan_skip.py",  # JSON values skipped (formats/partial.py, locate.py)
+    "gametree_cli/io/scan_skip.py",  # JSON values skipped (io/partial.py, locate.py)
 ]
 
 

@@ -6,7 +6,7 @@ figs. 5.3 and 5.7, and section 5.5 for EXPECTIMINIMAX): a node is a dict,
 here is tuned, on purpose: these are the numbers gametree has to beat.
 
 Usage: ``python bench/baseline.py MODE FILE`` with MODE ``load``,
-``minimax``, ``alphabeta``, ``expectiminimax`` or ``solve`` (load, then the
+``minimax``, ``numpy-minimax``, ``alphabeta``, ``expectiminimax`` or ``solve`` (load, then the
 default search of the file's kind, print the answer). Prints one JSON line
 of timings (seconds) for the runner.
 """
@@ -90,7 +90,7 @@ def alpha_beta_search(root):
 
 
 def expectiminimax(node):
-    """EXPECTIMINIMAX with equally likely outcomes at chance nodes (no ``p`` in the benchmark trees)."""
+    """EXPECTIMINIMAX: a chance node weighs its children by their ``p``, or equally when they have none."""
     global visited
     visited += 1
     if "children" not in node:
@@ -101,7 +101,41 @@ def expectiminimax(node):
         return max(values)
     if kind == "min":
         return min(values)
+    children = node["children"]
+    if "p" in children[0]:  # explicit probabilities (decimals: bench/gen.py --probabilities decimal)
+        return sum(child["p"] * value for child, value in zip(children, values))
     return sum(values) / len(values)
+
+
+def numpy_minimax(root):
+    """Minimax as a NumPy user would write it: the dicts flattened level by level, then one
+    ``maximum.reduceat``/``minimum.reduceat`` per level from the leaves up (complete trees)."""
+    import numpy as np
+
+    levels, level = [], [root]
+    while level:
+        levels.append(level)
+        level = [child for node in level for child in node.get("children", ())]
+    values = np.array([node["value"] for node in levels[-1]], dtype=np.int64)
+    for level in reversed(levels[:-1]):
+        starts = np.cumsum([0] + [len(node["children"]) for node in level[:-1]])
+        reduce = np.maximum if level[0]["type"] == "max" else np.minimum
+        values = reduce.reduceat(values, starts)
+    global visited
+    visited = sum(len(level) for level in levels)
+    return int(values[0])
+
+
+def has_chance(root) -> bool:
+    """Whether the tree has a chance node: a walk down the first children (the
+    benchmark trees are complete, so every level is on it). Not ``json.dumps``
+    of the tree, which serialised every node and added its time to the baseline."""
+    node = root
+    while "children" in node:
+        if node.get("type") == "chance":
+            return True
+        node = node["children"][0]
+    return False
 
 
 def main() -> None:
@@ -112,10 +146,12 @@ def main() -> None:
         document = json.load(stream)
     loaded = time.perf_counter()
     root = document["root"]
-    chance = mode == "expectiminimax" or (mode == "solve" and "chance" in json.dumps(root)[:10_000])
+    chance = mode == "expectiminimax" or (mode == "solve" and has_chance(root))
     result = None
     if mode == "minimax":
         result = minimax_decision(root)
+    elif mode == "numpy-minimax":
+        result = numpy_minimax(root)
     elif mode == "alphabeta" or (mode == "solve" and not chance):
         result = alpha_beta_search(root)
     elif mode in ("expectiminimax", "solve"):

@@ -24,7 +24,8 @@ import sys
 import time
 from typing import Any, Callable
 
-from gametree_cli import load_tree, solve
+from gametree_cli.io.loader import load_tree
+from gametree_cli.search.registry import solve
 from gametree_cli.search import sweep as sweep_module
 from gametree_cli.io.document import build_tree
 from gametree_cli.generate.random_tree import RandomTreeSpec, random_tree

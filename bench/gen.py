@@ -10,9 +10,13 @@ Shapes:
         leaves are mappings ``{"value": V}`` with integers in [-999, 999].
     ``chance``: levels max, chance, min, chance, ... ; chance nodes give no
         ``p`` (their children are equally likely, the dice of a course
-        exercise), so gametree's expectations are exact fractions.
+        exercise), so gametree's expectations are exact fractions; with
+        ``--probabilities decimal`` each chance node's children carry
+        ``p`` 0.1, 0.2, 0.3, 0.4 (branching 4), with ``fraction`` the
+        strings ``"1/10"``, ``"1/5"``, ``"3/10"``, ``"2/5"`` (issue 14's
+        "real probabilities").
 
-Usage: ``python bench/gen.py SHAPE DEPTH FORMAT OUT [--branching B] [--seed S]``.
+Usage: ``python bench/gen.py SHAPE DEPTH FORMAT OUT [--branching B] [--seed S] [--probabilities KIND]``.
 """
 
 from __future__ import annotations
@@ -24,7 +28,14 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["generate", "tree_size", "level_types"]
+__all__ = ["generate", "tree_size", "level_types", "PROBABILITIES"]
+
+#: ``--probabilities``: how a chance node's children are weighted (branching 4 for the explicit ones)
+PROBABILITIES = {
+    "uniform": None,
+    "decimal": ("0.1", "0.2", "0.3", "0.4"),
+    "fraction": ('"1/10"', '"1/5"', '"3/10"', '"2/5"'),
+}
 
 
 def tree_size(branching: int, depth: int) -> int:
@@ -45,8 +56,11 @@ def level_types(shape: str, depth: int) -> list[str]:
 class _Emitter:
     """Writes one tree in preorder, drawing leaf values from one seeded RNG."""
 
-    def __init__(self, shape: str, depth: int, branching: int, seed: int) -> None:
+    def __init__(self, shape: str, depth: int, branching: int, seed: int, probabilities: str = "uniform") -> None:
         self.types = level_types(shape, depth)
+        self.shares = PROBABILITIES[probabilities]
+        if self.shares is not None and branching != len(self.shares):
+            raise ValueError(f"--probabilities {probabilities} needs branching {len(self.shares)}")
         self.depth = depth
         self.branching = branching
         self.rng = np.random.default_rng(seed)
@@ -55,15 +69,16 @@ class _Emitter:
 
     # -- JSON -------------------------------------------------------------------
 
-    def json_node(self, level: int, out: list[str]) -> None:
+    def json_node(self, level: int, out: list[str], p: str = "") -> None:
         if level == self.depth:
-            out.append(f'{{"value": {next(self.values)}}}')
+            out.append(f'{{{p}"value": {next(self.values)}}}')
             return
-        out.append(f'{{"type": "{self.types[level]}", "children": [')
+        out.append(f'{{{p}"type": "{self.types[level]}", "children": [')
+        shares = self.shares if self.types[level] == "chance" else None
         for position in range(self.branching):
             if position:
                 out.append(", ")
-            self.json_node(level + 1, out)
+            self.json_node(level + 1, out, f'"p": {shares[position]}, ' if shares else "")
         out.append("]}")
 
     def write_json(self, stream, title: str) -> None:
@@ -73,21 +88,22 @@ class _Emitter:
 
     # -- YAML -------------------------------------------------------------------
 
-    def yaml_node(self, level: int, out: list[str], indent: str = "") -> None:
+    def yaml_node(self, level: int, out: list[str], indent: str = "", p: str = "") -> None:
         # a sequence item: the first line starts with "- "
-        if level == self.depth:
-            out.append(f"{indent}- value: {next(self.values)}\n")
-            return
         inner = indent + "  "
-        out.append(f"{indent}- type: {self.types[level]}\n{inner}children:\n")
-        for _ in range(self.branching):
-            self.yaml_node(level + 1, out, inner)
+        if level == self.depth:
+            out.append(f"{indent}- {p}value: {next(self.values)}\n")
+            return
+        out.append(f"{indent}- {p}type: {self.types[level]}\n{inner}children:\n")
+        shares = self.shares if self.types[level] == "chance" else None
+        for position in range(self.branching):
+            self.yaml_node(level + 1, out, inner, f"p: {shares[position]}\n{inner}  " if shares else "")
 
     def write_yaml(self, stream, title: str) -> None:
         stream.write(f"title: {title}\nroot:\n  type: {self.types[0]}\n  children:\n")
         out: list[str] = []
         for _ in range(self.branching):
-            self.yaml_node(1, out, "  ")
+            self.yaml_node(1, out, "  ")  # (the root is max: its children carry no p)
             if len(out) > 100_000:
                 stream.write("".join(out))
                 out.clear()
@@ -108,13 +124,16 @@ class _Emitter:
         stream.write("]}")
 
 
-def generate(shape: str, depth: int, fmt: str, out: Path, *, branching: int = 4, seed: int = 6) -> Path:
+def generate(shape: str, depth: int, fmt: str, out: Path, *, branching: int = 4, seed: int = 6,
+             probabilities: str = "uniform") -> Path:
     """Write the tree to ``out`` (atomically; skipped when it already exists)."""
     if out.exists():
         return out
     out.parent.mkdir(parents=True, exist_ok=True)
-    emitter = _Emitter(shape, depth, branching, seed)
+    emitter = _Emitter(shape, depth, branching, seed, probabilities)
     title = f"random {shape} tree, branching {branching}, depth {depth}, seed {seed}"
+    if probabilities != "uniform":
+        title += f", {probabilities} probabilities"
     temporary = out.with_name(out.name + f".tmp{os.getpid()}")
     with open(temporary, "w", encoding="utf-8", buffering=1 << 20) as stream:
         if fmt == "json":
@@ -135,8 +154,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--branching", type=int, default=4)
     parser.add_argument("--seed", type=int, default=6)
+    parser.add_argument("--probabilities", choices=tuple(PROBABILITIES), default="uniform")
     args = parser.parse_args(argv)
-    generate(args.shape, args.depth, args.format, args.out, branching=args.branching, seed=args.seed)
+    generate(args.shape, args.depth, args.format, args.out, branching=args.branching, seed=args.seed,
+             probabilities=args.probabilities)
     return 0
 
 

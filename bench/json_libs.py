@@ -24,7 +24,8 @@ from typing import Any, Callable
 import msgspec
 import orjson
 
-from gametree_cli import load_tree, solve
+from gametree_cli.io.loader import load_tree
+from gametree_cli.search.registry import solve
 from gametree_cli.views.result_json import event_document, result_document
 
 

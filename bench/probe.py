@@ -52,7 +52,8 @@ def main() -> None:
         print(json.dumps({"load": parse_yaml(mode[5:], path)}))
         return
     started = time.perf_counter()
-    from gametree_cli import load_tree, solve
+    from gametree_cli.io.loader import load_tree
+    from gametree_cli.search.registry import solve
 
     imported = time.perf_counter()
     tree = load_tree(path)

@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -32,6 +33,8 @@ ROOT = HERE.parent
 DATA = HERE / "data"
 PYTHON = sys.executable
 GAMETREE = [PYTHON, "-m", "gametree_cli"]
+#: the console script users run (start-up measurements: what a user waits for)
+GAMETREE_SCRIPT = [str(Path(PYTHON).with_name("gametree"))]
 sys.path.insert(0, str(HERE))
 
 from gen import generate, tree_size  # noqa: E402
@@ -52,6 +55,9 @@ def run(command: list[str], stdout: Path | None = None, *, count_lines: bool = F
     """Run ``command`` (in ``cwd``, default the checkout) to completion; measure it with ``wait4``."""
     sink = open(stdout, "wb") if stdout is not None else subprocess.PIPE
     started = time.perf_counter()
+    measured = DATA / "rusage.txt"  # the command's own CPU and peak memory (bench/rusage.py says why)
+    command_line = command
+    command = [PYTHON, "-S", str(HERE / "rusage.py"), str(measured), *command]
     process = subprocess.Popen(command, stdout=sink, stderr=subprocess.PIPE, cwd=cwd or ROOT)
     output = b""
     if stdout is None:
@@ -62,8 +68,9 @@ def run(command: list[str], stdout: Path | None = None, *, count_lines: bool = F
     process.returncode = os.waitstatus_to_exitcode(status)
     if stdout is not None:
         sink.close()  # type: ignore[union-attr]
+    cpu, peak_kb = (float(part) for part in measured.read_text().split())
     if process.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} failed ({process.returncode}): {error.decode()[-2000:]}")
+        raise RuntimeError(f"{' '.join(command_line)} failed ({process.returncode}): {error.decode()[-2000:]}")
     report = {}
     if output.strip():
         try:
@@ -74,7 +81,7 @@ def run(command: list[str], stdout: Path | None = None, *, count_lines: bool = F
     if count_lines and stdout is not None:
         with open(stdout, "rb") as stream:
             lines = sum(chunk.count(b"\n") for chunk in iter(lambda: stream.read(1 << 20), b""))
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, report, lines)
+    return Run(wall, cpu, peak_kb / 1024, report, lines)
 
 
 # -- what is measured -------------------------------------------------------------------
@@ -94,8 +101,24 @@ class Tree:
         return DATA / f"{self.shape}-4-{self.depth}.{fmt}"
 
 
+AIMA = DATA / "aima-5-2.json"
+REFERENCE = DATA / "reference"
+#: AIMA's figure 5.2 in the benchmark trees' form (leaves as {"value": V}, which the textbook script reads)
+AIMA_TEXT = json.dumps({"title": "AIMA figure 5.2", "root": {"type": "max", "children": [
+    {"type": "min", "move": move, "children": [{"value": value} for value in values]}
+    for move, values in (("a1", (3, 12, 8)), ("a2", (2, 4, 6)), ("a3", (14, 5, 2)))]}}) + "\n"
+
+
 def prepare(trees: list[Tree], yaml_trees: list[Tree]) -> None:
-    """Generate the files (once) and convert each JSON file to .gtb with gametree itself."""
+    """Generate the files (once) and convert each JSON file to .gtb with gametree itself; compile
+    gametree's bytecode (what an installed package has: this machine may set PYTHONDONTWRITEBYTECODE,
+    and then every run would compile every module again) and the C reference (bench/reference.c)."""
+    DATA.mkdir(exist_ok=True)
+    subprocess.run([PYTHON, "-m", "compileall", "-q", str(ROOT / "gametree_cli")], check=True, stdout=subprocess.DEVNULL)
+    AIMA.write_text(AIMA_TEXT, encoding="utf-8")
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is not None:
+        subprocess.run([compiler, "-O2", "-o", str(REFERENCE), str(HERE / "reference.c")], check=True)
     for tree in trees:
         generate(tree.shape, tree.depth, "json", tree.path("json"))
         if not tree.path("gtb").exists():
@@ -133,6 +156,28 @@ def measurements(trees: list[Tree], yaml_trees: list[Tree], trace_tree: Tree | N
             ("gametree solve JSON", GAMETREE + ["solve", source, "--format", "json"], out),
             ("gametree solve .gtb", GAMETREE + ["solve", binary, "--format", "json"], out),
         ]
+    groups["startup/AIMA fig. 5.2"] = [
+        ("textbook script (json.load + alpha-beta)", [PYTHON, str(HERE / "baseline.py"), "solve", str(AIMA)], None),
+        ("python -c 'import json'", [PYTHON, "-c", "import json"], None),
+        ("gametree solve (text)", GAMETREE_SCRIPT + ["solve", str(AIMA)], DATA / "startup.txt"),
+        ("gametree solve --format json", GAMETREE_SCRIPT + ["solve", str(AIMA), "--format", "json"], DATA / "startup.json"),
+        ("gametree --help", GAMETREE_SCRIPT + ["--help"], DATA / "help.txt"),
+    ]
+    for tree in trees:
+        if tree.shape != "minmax" or tree.depth != 10:
+            continue
+        source, binary = str(tree.path("json")), str(tree.path("gtb"))
+        for algorithm in ("minimax", "alphabeta"):
+            group = groups[f"limit/{algorithm}/{tree.label}"] = []
+            if REFERENCE.exists():
+                group += [("C reference, value only", [str(REFERENCE), algorithm, source], None),
+                          ("C reference, JSON out", [str(REFERENCE), algorithm, source, str(DATA / "out-c.json")], None)]
+            if algorithm == "minimax":
+                group.append(("NumPy (json.load + reduceat)", [PYTHON, str(HERE / "baseline.py"), "numpy-minimax", source], None))
+            group += [("gametree JSON in, JSON out", GAMETREE_SCRIPT + ["solve", source, "--algo", algorithm, "--format", "json"], out),
+                      ("gametree .gtb in, JSON out", GAMETREE_SCRIPT + ["solve", binary, "--algo", algorithm, "--format", "json"], out),
+                      ("gametree JSON in, text out", GAMETREE_SCRIPT + ["solve", source, "--algo", algorithm], DATA / "out.txt"),
+                      ("gametree .gtb in, text out", GAMETREE_SCRIPT + ["solve", binary, "--algo", algorithm], DATA / "out.txt")]
     parsers = [name for name, module in (("yaml_rs", "yaml_rs"), ("rapidyaml", "ryml")) if has_module(module)]
     for tree in yaml_trees:
         source = str(tree.path("yaml"))
@@ -301,9 +346,53 @@ def report(results: dict[str, dict[str, Run]], trees: list[Tree], yaml_trees: li
             add("The trace alone: CPU time beyond the run without `--trace` (loading, searching and the final "
                 "tree are the same in both).")
             add("")
+    lines += startup_section(results) + limit_section(results, trees)
     most = max(reps.values())
     add(f"Repetitions per comparison: {most} (see `--reps`); the 5.6·10^6-node tree runs once.")
     return "\n".join(lines) + "\n"
+
+
+def startup_section(results: dict[str, dict[str, Run]]) -> list[str]:
+    """Target 1 of issue 14: everyday runs within 3x the textbook script's CPU."""
+    group = results.get("startup/AIMA fig. 5.2")
+    if not group:
+        return []
+    base = group["textbook script (json.load + alpha-beta)"]
+    lines = ["## 7. Start-up: AIMA figure 5.2 (10 nodes), whole processes", "",
+             "Target: within 3× the CPU of the textbook script (`bench/baseline.py solve`: `json.load` + recursive "
+             "alpha-beta), all run with the same interpreter. gametree is the installed console script.", "",
+             "| run | wall | CPU | peak memory | CPU ÷ textbook |", "|---|---:|---:|---:|---:|"]
+    for label, result in group.items():
+        lines.append(f"| {label} | {result.wall * 1e3:.0f} ms | {result.cpu * 1e3:.0f} ms | {result.rss_mb:.0f} MB | "
+                     f"{result.cpu / base.cpu:.1f}× |")
+    return lines + [""]
+
+
+def limit_section(results: dict[str, dict[str, Run]], trees: list[Tree]) -> list[str]:
+    """Target 4 of issue 14: end to end against a plain C program and NumPy on the same file."""
+    lines: list[str] = []
+    for tree in trees:
+        for algorithm in ("minimax", "alphabeta"):
+            group = results.get(f"limit/{algorithm}/{tree.label}")
+            if not group:
+                continue
+            if not lines:
+                lines += ["## 8. Close to the limit: a plain C program on the same files (whole processes)", "",
+                          "`bench/reference.c`, compiled with `cc -O2` by the bench: reads the JSON file with a small "
+                          "recursive-descent reader, solves recursively, prints the value; *JSON out* also writes "
+                          "one line per visited node (id and value). gametree writes the contract's full result "
+                          "(values, bounds, cuts, pruned nodes, visit order). Ratios: CPU ÷ the C reference's.", ""]
+            c_value = group.get("C reference, value only")
+            c_json = group.get("C reference, JSON out")
+            lines += [f"### {algorithm}, {tree.label} ({tree.nodes:,} nodes)", "",
+                      "| run | wall | CPU | peak memory | ÷ C (value only) | ÷ C (JSON out) |", "|---|---:|---:|---:|---:|---:|"]
+            for label, result in group.items():
+                lines.append(f"| {label} | {result.wall:.2f} s | {result.cpu:.2f} s | {result.rss_mb:.0f} MB | "
+                             f"{result.cpu / c_value.cpu:.1f}× | {result.cpu / c_json.cpu:.1f}× |" if c_value and c_json else
+                             f"| {label} | {result.wall:.2f} s | {result.cpu:.2f} s | {result.rss_mb:.0f} MB | n/a | n/a |")
+            json_run, gtb_run = group["gametree JSON in, text out"], group["gametree .gtb in, text out"]
+            lines += ["", f".gtb in, text out: {json_run.cpu / gtb_run.cpu:.1f}× faster than JSON in.", ""]
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:

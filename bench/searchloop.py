@@ -25,7 +25,8 @@ import sys
 import time
 from pathlib import Path
 
-from gametree_cli import load_tree, solve
+from gametree_cli.io.loader import load_tree
+from gametree_cli.search.registry import solve
 from gametree_cli.search import depth_first as search
 
 #: the module (the package's own ``minimax`` is the function)

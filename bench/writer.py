@@ -42,7 +42,8 @@ def _peak_mb() -> float:
 
 def measure_one(algorithm: str, path: str, out: str) -> dict:
     """Load and solve ``path`` untimed, then write the result once, timed."""
-    from gametree_cli import load_tree, solve
+    from gametree_cli.io.loader import load_tree
+    from gametree_cli.search.registry import solve
     try:
         from gametree_cli.views.result_json import write_record
     except ImportError:  # before issue 17: the streamed writer had a module of its own

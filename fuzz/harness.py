@@ -22,7 +22,8 @@ from pathlib import Path
 from rich.console import Console
 
 from gametree_cli.search.registry import ALGORITHMS, Options, solve
-from gametree_cli.exercises.answers import answer_key, dump_answer_file, parse_answer_text
+from gametree_cli.exercises.answers import parse_answer_text
+from gametree_cli.views.answer_key import answer_key, dump_answer_file
 from gametree_cli.exercises.check import check_exercise, check_file
 from gametree_cli.cli.commands.blank import blank_view
 from gametree_cli.exercises.comparison import compare_algorithms

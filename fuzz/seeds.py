@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from gametree_cli.search.registry import ALGORITHMS, Options, solve
-from gametree_cli.exercises.answers import answer_key, dump_answer_file
+from gametree_cli.views.answer_key import answer_key, dump_answer_file
 from gametree_cli.core.errors import GameTreeError
 from gametree_cli.io.binary import encode_binary
 from gametree_cli.io.document_writer import TEXT_WRITERS, tree_to_document

@@ -24,14 +24,14 @@ _EXPORTS = {
     "load_tree": ".api",
     "solve": ".api",
     "Solution": ".api",
-    "ALGORITHMS": ".algorithms.registry",
-    "Options": ".algorithms.options",
-    "AlgorithmError": ".errors",
-    "GameTreeError": ".errors",
-    "IllegalTreeError": ".errors",
-    "TreeFormatError": ".errors",
-    "Tree": ".model",
-    "save_tree": ".formats.saver",
+    "ALGORITHMS": ".search.registry",
+    "Options": ".search.options",
+    "AlgorithmError": ".core.errors",
+    "GameTreeError": ".core.errors",
+    "IllegalTreeError": ".core.errors",
+    "TreeFormatError": ".core.errors",
+    "Tree": ".core.model",
+    "save_tree": ".io.saver",
 }
 
 if TYPE_CHECKING:

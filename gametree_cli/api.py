@@ -114,8 +114,8 @@ class Solution:
 
     @property
     def principal_variation(self) -> list[str]:
-        """The node ids the chosen moves lead to, from the root's chosen child down to a leaf."""
-        return [self.tree.node_id(node) for node in self.record.principal_variation()]
+        """The chosen moves from the root down (as the JSON result's ``principal_variation``)."""
+        return self.record.moves(self.record.principal_variation())
 
     @property
     def values(self) -> dict[str, Value]:

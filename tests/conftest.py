@@ -50,8 +50,8 @@ _source_modules: list = []
 def search_source_module():
     """``gametree_cli/search/depth_first.py`` run from its source, whether or not it is compiled."""
     if not _source_modules:
-        path = Path(SEARCH.__file__).with_name("search.py")
-        spec = importlib.util.spec_from_file_location("gametree_cli.search._search_source", path)
+        path = Path(SEARCH.__file__).with_name("depth_first.py")
+        spec = importlib.util.spec_from_file_location("gametree_cli.search._depth_first_source", path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)  # type: ignore[union-attr]
         _source_modules.append(module)

@@ -501,6 +501,63 @@ def alphabeta(game: Any, depth: int | None = None, *, variant: str = "soft", str
     return search
 
 
+def alphabeta_notes(game: Any, depth: int | None = None, *, strict: bool = False) -> Search:
+    """The course notes' "practical" alpha-beta, line by line (``--variant practical``)::
+
+        alphabeta(node, depth, α, β, maximizing):
+          if depth = 0 or node is terminal: return the node's heuristic value
+          if maximizing:
+            for each child: α := max(α, alphabeta(child, depth-1, α, β, False)); if β ≤ α: break
+            return α
+          else:
+            for each child: β := min(β, alphabeta(child, depth-1, α, β, True)); if β ≤ α: break
+            return β
+
+    Written apart from :func:`alphabeta` on purpose (an independent reading).
+    ``maximizing`` is the node's type (a file may give two max nodes in a
+    row), which alternates as in the notes on an untyped tree. ``strict``
+    breaks only on ``β < α``. ``best`` is the child that last
+    raised α (lowered β); ``returned`` the (α, β) at return.
+    """
+    game = read(game)
+    search = Search()
+
+    def breaks(alpha: Any, beta: Any) -> bool:
+        return beta < alpha if strict else beta <= alpha
+
+    def ab(node: dict, depth_left: int | None, alpha: Any, beta: Any) -> Any:
+        maximizing = node["type"] == "max"
+        search.order.append(node["id"])
+        search.window[node["id"]] = (alpha, beta)
+        if not node["children"] or depth_left == 0:
+            search.leaves += 1
+            if node["children"]:
+                search.horizon.add(node["id"])
+            result = node["value"] if not node["children"] else node["eval"]
+        else:
+            children = node["children"]
+            for position, child in enumerate(children):
+                found = ab(child, None if depth_left is None else depth_left - 1, alpha, beta)
+                if maximizing and found > alpha:
+                    alpha = found
+                    search.best[node["id"]] = child["id"]
+                if not maximizing and found < beta:
+                    beta = found
+                    search.best[node["id"]] = child["id"]
+                if breaks(alpha, beta):
+                    search.cut.append(node["id"])
+                    search.skip(children[position + 1:])
+                    break
+            result = alpha if maximizing else beta
+        search.values[node["id"]] = result
+        search.returned[node["id"]] = (alpha, beta)
+        return result
+
+    search.value = ab(game.root, depth, -INF, INF)
+    search.pruned = in_tree_order(game, search.pruned)
+    return search
+
+
 # -- Star1 --------------------------------------------------------------------------------------
 
 
@@ -616,6 +673,173 @@ def star1(game: Any, low: Any, high: Any, depth: int | None = None, *, strict: b
     search.value = shown(visit(game.root, -INF, INF, 0))
     search.pruned = in_tree_order(game, search.pruned)
     return search
+
+
+def star2(game: Any, low: Any, high: Any, depth: int | None = None, *, strict: bool = False) -> Search:
+    """Ballard's Star2: Star1 with a probing phase at chance nodes (docs/chance.md), exact numbers only.
+
+    At a chance node whose children are all ``max``/``min`` inner nodes above
+    the depth limit, none ``random``, none with ``p = 0``: first each child is
+    *probed*, searched down its first child only, with the window
+    ``(max(A_i, L), min(B_i, U))``, ``A_i = (alpha - sum(p_j hi_j, j != i)) / p_i``,
+    ``B_i = (beta - sum(p_j lo_j, j != i)) / p_i``, where ``lo_j``/``hi_j``
+    start at ``L``/``U``. A ``max`` child's result ``r > A_i`` becomes ``lo_i``,
+    a ``min`` child's ``r < B_i`` becomes ``hi_i``. After each probe,
+    ``sum(p_j hi_j) <= alpha`` returns that sum and ``sum(p_j lo_j) >= beta``
+    returns that sum (a cut). Then the children are searched as Star1 does,
+    the unseen ones at ``lo_j``/``hi_j`` instead of ``L``/``U``.
+
+    Counted as the search pays: a probed child searched again is entered
+    again (``order`` keeps first entries; ``leaves`` counts every
+    evaluation; ``cut`` every time a condition held). ``pruned``: the
+    unvisited children of visited inner nodes not at the depth limit.
+    ``bound`` holds each probe: node -> (``"lower"``, ``"upper"`` or None, r).
+    """
+    game = read(game)
+    search = Search()
+    lo, hi = exact(low), exact(high)
+    entered: set[str] = set()
+    remembered: dict[str, tuple[Any, Any, Any]] = {}  # a transposition table: id -> (value, alpha, beta)
+
+    def recalled(node: dict, alpha: Any, beta: Any, depth_here: int) -> Any:
+        """The value of an earlier search of ``node`` if it settles this window, else None."""
+        if node["id"] not in remembered:
+            return None
+        value, old_alpha, old_beta = remembered[node["id"]]
+        if not node["children"] or depth_here == depth:
+            return value
+        if old_alpha < value < old_beta or old_beta <= value >= beta or old_alpha >= value <= alpha:
+            return value
+        return None
+
+    def le(a: Any, b: Any) -> bool:
+        return a < b if strict else a <= b
+
+    def clip(a: Any, b: Any) -> tuple[Any, Any]:
+        return (low if a <= lo else tidy(a)), (high if b >= hi else tidy(b))
+
+    def visit(node: dict, alpha: Any, beta: Any, depth_here: int, probe: bool = False,
+              may_recall: bool = True) -> Any:
+        if may_recall and node is not game.root:
+            value = recalled(node, alpha, beta, depth_here)
+            if value is not None:
+                return value
+        if node["id"] not in entered:
+            entered.add(node["id"])
+            search.order.append(node["id"])
+        value = terminal(node, depth_here, depth, search)
+        if value is None:
+            if probe:
+                value = visit(node["children"][0], alpha, beta, depth_here + 1)
+            elif node["type"] == "chance":
+                value = chance(node, alpha, beta, depth_here)
+            elif node["random"]:
+                found = [visit(child, low, high, depth_here + 1) for child in node["children"]]
+                optimal = max(found) if node["type"] == "max" else min(found)
+                search.best[node["id"]] = node["children"][found.index(optimal)]["id"]
+                value = mix(node["random"], optimal, mean(found))
+            else:
+                value = decision(node, alpha, beta, depth_here)
+        search.values[node["id"]] = value
+        if not probe:
+            remembered[node["id"]] = (value, alpha, beta)
+        return value
+
+    def decision(node: dict, alpha: Any, beta: Any, depth_here: int) -> Any:
+        is_max = node["type"] == "max"
+        v = -INF if is_max else INF
+        for child in node["children"]:
+            found = visit(child, alpha, beta, depth_here + 1)
+            if (found > v) if is_max else (found < v):
+                v = found
+                search.best[node["id"]] = child["id"]
+            if le(beta, v) if is_max else le(v, alpha):
+                search.cut.append(node["id"])
+                break
+            if is_max:
+                alpha = max(alpha, v)
+            else:
+                beta = min(beta, v)
+        return v
+
+    def probing(node: dict, depth_here: int) -> bool:
+        return depth_here + 1 != depth and all(
+            child["type"] in ("max", "min") and child["children"] and not child["random"] and exact(child["p"]) > 0
+            for child in node["children"])
+
+    def chance(node: dict, alpha: Any, beta: Any, depth_here: int) -> Any:
+        children = node["children"]
+        shares = [exact(child["p"]) for child in children]
+        lows, highs = [lo] * len(children), [hi] * len(children)
+
+        def cut_by(upper: Any, lower: Any) -> Any:
+            if alpha != -INF and le(upper, alpha):
+                return upper
+            if beta != INF and le(beta, lower):
+                return lower
+            return None
+
+        if probing(node, depth_here):
+            for i, (child, p) in enumerate(zip(children, shares)):
+                others_high = sum((q * h for j, (q, h) in enumerate(zip(shares, highs)) if j != i), Fraction(0))
+                others_low = sum((q * w for j, (q, w) in enumerate(zip(shares, lows)) if j != i), Fraction(0))
+                a = (alpha - others_high) / p if alpha != -INF else -INF
+                b = (beta - others_low) / p if beta != INF else INF
+                a, b = clip(a, b)
+                r = visit(child, a, b, depth_here + 1, probe=True, may_recall=False)
+                side = None
+                if child["type"] == "max" and r > a:
+                    side, lows[i] = "lower", exact(r)
+                elif child["type"] == "min" and r < b:
+                    side, highs[i] = "upper", exact(r)
+                search.bound[child["id"]] = (side, r)
+                bound = cut_by(sum(q * h for q, h in zip(shares, highs)), sum(q * w for q, w in zip(shares, lows)))
+                if bound is not None:
+                    search.cut.append(node["id"])
+                    return tidy(bound)
+        done = Fraction(0)
+        seen: list[tuple[Any, Any]] = []
+        for i, (child, p) in enumerate(zip(children, shares)):
+            rest_high = sum((q * h for q, h in zip(shares[i + 1:], highs[i + 1:])), Fraction(0))
+            rest_low = sum((q * w for q, w in zip(shares[i + 1:], lows[i + 1:])), Fraction(0))
+            if p == 0:
+                window = (low, high)
+            else:
+                window = clip((alpha - done - rest_high) / p if alpha != -INF else -INF,
+                              (beta - done - rest_low) / p if beta != INF else INF)
+            found = visit(child, *window, depth_here + 1)
+            seen.append((child["p"], found))
+            done += p * exact(found)
+            bound = cut_by(done + rest_high, done + rest_low)
+            if bound is not None:
+                search.cut.append(node["id"])
+                return tidy(bound)
+        return weighted_sum(seen)
+
+    search.value = visit(game.root, -INF, INF, 0)
+    visited, parents, depths = set(search.values), parent_of(game), depth_of(game)
+    search.pruned = [node["id"] for node in game.nodes() if node["id"] not in visited and node["id"] in parents
+                     and parents[node["id"]]["id"] in visited
+                     and not at_horizon(parents[node["id"]], depths[parents[node["id"]]["id"]], depth)]
+    return search
+
+
+def parent_of(game: Game) -> dict[str, dict]:
+    """node id -> its parent node."""
+    parents = {}
+    for node in game.nodes():
+        for child in node["children"]:
+            parents[child["id"]] = node
+    return parents
+
+
+def depth_of(game: Game) -> dict[str, int]:
+    """node id -> its depth (plies below the root)."""
+    depths = {game.root["id"]: 0}
+    for node in game.nodes():
+        for child in node["children"]:
+            depths[child["id"]] = depths[node["id"]] + 1
+    return depths
 
 
 # -- n players: max-n, shallow pruning, paranoid ----------------------------------------------

@@ -44,7 +44,7 @@ def test_solve_speaks_in_ids_and_moves() -> None:
     assert isinstance(answer, Solution)
     assert (answer.value, answer.best_move, answer.best_moves) == (3, "a1", ["a1"])
     assert answer.pruned == ["C.2", "C.3"]
-    assert answer.principal_variation == ["B", "B.1"]
+    assert answer.principal_variation == ["a1", "B.1"]
     assert answer.values["B"] == 3 and "C.2" not in answer.values
     assert answer.value_of("C") == 2 and answer.bound("C") == "upper" and answer.bound("B") == "exact"
     assert answer.value_of("C.2") is None

@@ -502,7 +502,7 @@ def test_trace_shows_chance_nodes_in_english_and_spanish() -> None:
     assert "    chanceValue of Bet returns the expected value 1/4*6 + 3/4*9/2 = 39/8" in english[-2:]
     spanish = trace_lines(tree, "expectiminimax", "es")
     assert ". Invocacion chanceValue(Bet):" in spanish
-    assert ".. Nodo hoja Win con valor 6 con probabilidad 1/4" in spanish
+    assert ".. Invocacion minValue(Win) con probabilidad 1/4 -> que retorna valor terminal 6" in spanish
     assert ".. Invocacion minValue(Lose) con probabilidad 3/4:" in spanish
     assert ".. chanceValue de Bet asigna valor esperado 1/4*6 + 3/4*9/2 = 39/8" in spanish
     star = trace_lines(tree, "star1", "es")
@@ -534,7 +534,7 @@ def test_annotated_tree_shows_chance_nodes_and_star1_cuts(runner) -> None:
     result = runner.invoke(app, ["solve", str(TREES / "dice.yaml"), "--algo", "star1"])
     assert result.exit_code == 0, result.output
     text = result.output
-    assert "roll → Roll ○ chance  = 4  [α=4, β=inf]  ✂ cut: upper=4 <= alpha=4" in text
+    assert "roll → Roll ○ chance  ≤ 4  [α=4, β=inf]  ✂ cut: upper=4 <= alpha=4" in text
     assert "[p=1/6] Roll.4  ✂ pruned" in text
     assert "bet → Bet ○ chance  = 39/8 (expected)" in text
     assert "[p=3/4] Lose ▼ min  = 9/2" in text
@@ -567,14 +567,13 @@ def test_shipped_backgammon_mini_is_the_generators_tree_and_solves() -> None:
 
     path = TREES / "backgammon-mini.yaml"
     shipped = yaml.safe_load(path.read_text())
-    assert shipped == backgammon_tree(position=(3, 4, 1, 2), plies=5)  # regenerate it if this fails
+    assert shipped == backgammon_tree(position=(3, 4, 1, 2), plies=5, roll=1)  # regenerate it if this fails
     tree = load_tree(path)
     record = solve(tree)
     assert record.algorithm == "expectiminimax"
-    assert record.value == oracles.expectiminimax(shipped).value == Fraction(51, 4)
-    # with a 2, MAX prefers 3->5 (27/2) to bearing off with 4->6 (13)
-    two = tree.index("2")
-    assert record.values[two] == Fraction(27, 2) and tree.move(record.best_child(two)) == "3->5"
+    assert record.value == oracles.expectiminimax(shipped).value == Fraction(221, 4)
+    # the notes' example: MAX, with a 1, brings a piece home (4->5) rather than join 3->4
+    assert tree.move(record.best_child(0)) == "4->5"
     star = solve(tree, "star1")
     assert star.value == record.value and star.stats.leaves_evaluated <= record.stats.leaves_evaluated
     assert solve(tree, "expectimax").value == oracles.expectimax(shipped).value

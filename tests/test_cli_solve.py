@@ -33,21 +33,22 @@ def test_spanish_trace_matches_the_course_notes(runner) -> None:
     expected = [
         "Invocacion maxValue(A, alfa=-inf, beta=inf):",
         ". Invocacion minValue(B, alfa=-inf, beta=inf):",
-        ".. Nodo hoja B.1 con valor 3",
-        ".. Nodo hoja B.2 con valor 12",
+        ".. Invocacion maxValue(B.1, alfa=-inf, beta=inf) -> que retorna valor terminal 3",
+        ".. Invocacion maxValue(B.2, alfa=-inf, beta=3) -> que retorna valor terminal 12",
         ".. Invocacion maxValue(B3, alfa=-inf, beta=3):",
-        "... Nodo hoja B3.1 con valor 8",
+        "... Invocacion minValue(B3.1, alfa=-inf, beta=3) -> que retorna valor terminal 8",
         "... PODA en maxValue de B3 porque v=8 >= beta=3 -> le asigna valor 8",
         ".. minValue de B asigna valor 3",
         ". Invocacion minValue(C, alfa=3, beta=inf):",
-        ".. Nodo hoja C.1 con valor 2",
+        ".. Invocacion maxValue(C.1, alfa=3, beta=inf) -> que retorna valor terminal 2",
         ".. PODA en minValue de C porque v=2 <= alfa=3 -> le asigna valor 2",
         ". Invocacion minValue(D, alfa=3, beta=inf):",
-        ".. Nodo hoja D.1 con valor 14",
-        ".. Nodo hoja D.2 con valor 5",
-        ".. Nodo hoja D.3 con valor 1",
-        ".. PODA en minValue de D porque v=1 <= alfa=3 -> le asigna valor 1",
+        ".. Invocacion maxValue(D.1, alfa=3, beta=inf) -> que retorna valor terminal 14",
+        ".. Invocacion maxValue(D.2, alfa=3, beta=14) -> que retorna valor terminal 5",
+        ".. Invocacion maxValue(D.3, alfa=3, beta=5) -> que retorna valor terminal 1",
+        ".. Cota alcanzada en el ultimo hijo en minValue de D porque v=1 <= alfa=3 -> le asigna valor 1",
         ". maxValue de A asigna valor 3",
+        "valor encontrado: 3",
     ]
     assert lines[: len(expected)] == expected
 
@@ -127,7 +128,7 @@ def test_a_node_with_thousands_of_children_is_drawn_in_part(runner) -> None:
     lines = result.stdout.splitlines()
     assert len(lines) < 450
     assert "├── … 599 more children not drawn" in result.stdout
-    assert lines[-3] == "└── 1000  = 9"  # the principal variation is drawn
+    assert lines[-3] == "└── ★ 1000  = 9"  # the principal variation is drawn, marked
     assert "999,599" not in result.stdout and "599 of them left out" in result.stdout
     full = runner.invoke(app, ["solve", "--tree", json.dumps(raw), "--algo", "minimax", "--show-all"])
     assert "not drawn" not in full.stdout and "├── 600 " in full.stdout

@@ -49,6 +49,7 @@ from typer.testing import CliRunner
 from gametree_cli import Options
 from gametree_cli.io.loader import parse_tree
 from gametree_cli.views.result_json import result_document
+from gametree_cli.exercises.answer_shape import expected_number
 from gametree_cli.search.registry import solve
 from gametree_cli.search.registry import default_algorithm, fitting_algorithms
 from gametree_cli.cli.app import app
@@ -390,6 +391,9 @@ def expected_document(game: Game, algorithm: str, options: dict, search: oracles
         entry: dict[str, Any] = {"visited": node_id in search.values}
         if entry["visited"]:
             entry["value"] = oracles.to_json(search.values[node_id])
+            kind = bound_kind(node, search) if algorithm in ("alphabeta", "paranoid") else None
+            if kind is not None:
+                entry["bound_kind"] = kind
             if node_id in search.returned:
                 entry["alpha"], entry["beta"] = (oracles.to_json(bound) for bound in search.returned[node_id])
         entry["type"] = type_name(game, node)
@@ -415,6 +419,34 @@ def expected_document(game: Game, algorithm: str, options: dict, search: oracles
         "depth": options.get("depth"),
         "players": game.players,
     }
+
+
+def bound_kind(node: dict, search: oracles.Search) -> str | None:
+    """What an alpha-beta value is, from the window (a, b) the node was entered with: at most r when
+    it returned r <= a, at least r when r >= b, nothing said when both (a == b) or for a leaf or eval."""
+    if not node["children"] or node["id"] in search.horizon:
+        return None
+    (low, high), value = search.window[node["id"]], search.values[node["id"]]
+    at_most, at_least = value <= low, value >= high
+    return None if at_most == at_least else "upper" if at_most else "lower"
+
+
+def star_bound_problems(got: dict, exact_search: oracles.Search) -> list[str]:
+    """Star1 says a cut node's value is a bound: ``lower`` must mean the exact expectiminimax value is at
+    least the one shown, ``upper`` at most; and only cut nodes say so."""
+    problems = []
+    for node_id, entry in got["nodes"].items():
+        kind = entry.get("bound_kind")
+        if kind is None:
+            continue
+        if "cut" not in entry:
+            problems.append(f"nodes.{node_id}: bound_kind {kind!r} at a node without a cut")
+            continue
+        shown, exact = expected_number(entry["value"]), exact_search.values[node_id]
+        slack = 1e-9 if isinstance(shown, float) or isinstance(exact, float) else 0
+        if (kind == "lower" and exact < shown - slack) or (kind == "upper" and exact > shown + slack):
+            problems.append(f"nodes.{node_id}: {kind} bound {entry['value']} but the exact value is {exact}")
+    return problems
 
 
 def comparable(document: dict) -> dict:
@@ -699,7 +731,7 @@ def expected_fit(game: Game, facts: dict) -> set[str]:
     has_chance = any(node["type"] == "chance" for node in game.nodes())
     if game.nplayer:
         return {"maxn"} | (set() if has_chance else {"paranoid"} | ({"shallow"} if facts.get("sum_in_file") else set()))
-    fit = {"expectiminimax", "expectimax"} | ({"star1"} if game.bounds else set())
+    fit = {"expectiminimax", "expectimax"} | ({"star1", "star2"} if game.bounds else set())
     return fit if has_chance else fit | {"minimax", "alphabeta"}
 
 
@@ -732,8 +764,14 @@ def check_run(game: Game, tree: Any, text: str, algorithm: str, options: dict, s
     search, exact_search, seen_as = run_oracle(game, algorithm, options)
     library = library_options(options)
     got = library_document(tree, algorithm, library)
-    found = [problem for problem in [difference(expected_document(game, algorithm, options, search, exact_search,
-                                                                  seen_as), comparable(got))] if problem]
+    found = []
+    claimed = got
+    if algorithm == "star1":  # its bound kinds (at cut nodes, from the cut) must be true of the exact values
+        found += star_bound_problems(got, exact_search)
+        claimed = {**got, "nodes": {node_id: {key: item for key, item in entry.items() if key != "bound_kind"}
+                                    for node_id, entry in got["nodes"].items()}}
+    found += [problem for problem in [difference(expected_document(game, algorithm, options, search, exact_search,
+                                                                   seen_as), comparable(claimed))] if problem]
     found += coverage_problems(game, got, options.get("order", "given") == "given")
     if not game.nplayer or algorithm == "paranoid":
         first = first_optimal_move(seen_as, exact_search or search)

@@ -239,7 +239,7 @@ def test_a_root_terminal_and_escaped_quotes() -> None:
         ("", 1, "expected 'EFG' at the start of the file, found the end of the file"),
         ('NFG 1 R "x" { "a" "b" }', 1, "not a Gambit extensive-form file: expected 'EFG', found 'NFG'"),
         ('EFG 3 R "x" { "a" "b" }', 1, "unsupported EFG version '3' (only version 2 is read)"),
-        ('EFG 2 R "x" { "a" }\nt "" 1 "" { 1 }', 1, "the game has 1 player(s); gametree solves games of two or more players"),
+        ('EFG 2 R "x" { }\nt "" 1 "" { }', 1, "the game has no players; gametree solves games of one or more players"),
         ('EFG 2 R "x" { "a" "b" }\n', 1, "no nodes: the file ends after its header"),
         ('EFG 2 R "x" { "a" "b" }\n\nq "" 1 "" { 1 -1 }', 3, "unknown node type 'q' (expected 'p', 'c' or 't')"),
         ('EFG 2 R "x" { "a" "b" }\np "" 1 1 "" { "l" "r" } 0\nt "" 1 "" { 1 -1 }\n', 3,

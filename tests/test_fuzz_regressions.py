@@ -108,6 +108,16 @@ def _set(path: str, value: object):  # type: ignore[no-untyped-def]
     return change
 
 
+def _as_version_1_json_probabilities(shares: list):  # type: ignore[no-untyped-def]
+    """A file as gametree wrote decimal probabilities before version 2: a JSON list in the header."""
+    def change(header: dict) -> None:
+        for key in ("prob", "prob_decimal"):
+            header["arrays"].pop(key)
+        header.pop("prob_denominator")
+        header.update(version=1, prob_json=shares)
+    return change
+
+
 _NPLAYER = "players: [A, B, C]\nroot:\n  eval: [1, 1, 1]\n  children: [[1, 2, 3], {random: 0.5, children: [[3, 2, 1], [0, 0, 0]]}]\n"
 _CHANCE = "bounds: [0, 9]\nroot:\n  children: [{type: chance, children: [{p: 1/4, value: 1}, {p: 3/4, value: 9}]}, 5]\n"
 _DECIMAL_P = "root:\n  children: [{type: chance, children: [{p: 0.25, value: 1}, {p: 0.75, value: 9}]}, 5]\n"
@@ -135,7 +145,9 @@ _NAMED = "root:\n  id: A\n  children: [{id: B, move: b, children: [1, 2]}, 3]\n"
     (_CHANCE, lambda header: header.pop("prob_denominator") and header["arrays"].pop("prob"), "without probabilities"),
     (_CHANCE, _set("bounds", [0, 4]), "outside the declared bounds"),
     (_CHANCE, _set("bounds", [9, 0]), "lowest value is not below"),
-    (_DECIMAL_P, _set("prob_json", [None, None, None, 0.5, 0.75]), "sum to 1.25"),
+    (_DECIMAL_P, _as_version_1_json_probabilities([None, None, None, 0.5, 0.75]), "sum to 1.25"),
+    (_DECIMAL_P, _set("prob_denominator", "80"), "do not sum to 1"),           # version 2: decimals in columns
+    (_DECIMAL_P, _set("arrays.prob_decimal.length", 4), "decimal flags of the wrong size"),
 ])
 def test_damaged_gtb_header_is_a_clean_error(tmp_path, tree_text: str, change, says: str) -> None:  # type: ignore[no-untyped-def]
     from gametree_cli.io.loader import load_tree

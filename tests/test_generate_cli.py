@@ -47,10 +47,11 @@ def open_lines(board: str, player: str) -> int:
 
 
 def game_value(board: str, depth: int | None) -> int:
-    """Minimax over boards: +1/-1/0 at the end, open-lines difference at the depth limit."""
+    """Minimax over boards: +9/-9/0 at the end (beyond any of the 8 lines' difference), open-lines
+    difference at the depth limit."""
     won = winner(board)
     if won is not None:
-        return 1 if won == "X" else -1
+        return 9 if won == "X" else -9
     if "." not in board:
         return 0
     if depth == 0:
@@ -147,7 +148,7 @@ def test_backgammon_command_passes_its_options(runner: Any, tmp_path: Path) -> N
     star = solve(parse_tree(result.output, fmt="json"), "star1")
     assert star.value == record.value
 
-    for bad, message in (("1,2,3", "expected four fields"), ("a,b,c,d", "expected four fields"), ("3,3,1,2", "")):
+    for bad, message in (("1,2,3", "expected four fields"), ("a,b,c,d", "expected four fields"), ("3,4,4,2", "holds pieces of both players")):
         result = runner.invoke(app, ["generate", "backgammon-mini", "--position", bad])
         assert result.exit_code == 2, result.output
         assert message in result.output and len(result.output.strip().splitlines()) == 1

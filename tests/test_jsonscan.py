@@ -20,11 +20,9 @@ import math
 import os
 import random
 import sys
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 from gametree_cli.io.loader import load_tree, parse_tree
@@ -33,6 +31,7 @@ from gametree_cli.io import jsonscan, loader
 from gametree_cli.io.jsonscan import scan_tree
 from gametree_cli.io.locate import json_locator
 from gametree_cli.core.model import Source
+from gametree_cli.core.lazy import SMALL_TREE
 from gametree_cli.core.numeric import LazyValues, Numeric
 
 from .scanner_paths import NOT_COMPILED, SCANNER_MODULES, _sources, compiled, scan_source, scanner  # noqa: F401
@@ -98,15 +97,25 @@ def typed(value: Any) -> Any:
 
 
 def facts(tree) -> dict[str, Any]:
-    """Everything a Tree holds, in comparable form."""
+    """Everything a Tree holds, in comparable form.
+
+    A tree of fewer than SMALL_TREE nodes may hold its values as a list or as NumPy arrays
+    (the small path imports no NumPy: docs/performance.md): there only the values count.
+    """
     values = tree.value
     numeric = tree._numeric
+    if len(tree.kind) < SMALL_TREE:
+        return {**_facts(tree, None, None), "value": [typed(v) for v in values]}
+    return _facts(tree, values, numeric)
+
+
+def _facts(tree, values, numeric) -> dict[str, Any]:
     return {
         "kind": (type(tree.kind).__name__, bytes(tree.kind)),
         "first": (tree.first.typecode, list(tree.first)),
         "count": (tree.count.typecode, list(tree.count)),
         "player": (tree.player.typecode, list(tree.player)),
-        "value": (type(values).__name__, [typed(v) for v in values]) + (
+        "value": values is not None and (type(values).__name__, [typed(v) for v in values]) + (
             (values.data.dtype.str, values.data.tolist(), values.denominator, values.present.tolist())
             if type(values) is LazyValues else ()),
         "prob": None if tree.prob is None else [typed(p) for p in tree.prob],
@@ -523,6 +532,7 @@ def test_load_tree_reads_json_files_with_the_scanner(tmp_path, monkeypatch, scan
         raise AssertionError("json.loads ran")
 
     monkeypatch.setattr(loader, "loads_strict", no_json_loads)
+    monkeypatch.setattr(loader, "_SCAN_FROM", 0)  # a small file too (by default json.loads reads those: no NumPy)
     assert facts(load_tree(path)) == expected
     other = tmp_path / "tree.txt"  # no extension: sniffed as JSON
     other.write_text(path.read_text())

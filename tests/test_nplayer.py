@@ -394,7 +394,7 @@ def test_paranoid_trace_names_each_side():
     lines = trace_lines(tree, "paranoid", "es")
     assert lines[0] == "Invocacion maxValue[A](a, alfa=-inf, beta=inf):"
     assert ". Invocacion minValue[B](b1, alfa=-inf, beta=inf):" in lines
-    assert "... Nodo hoja c1.1 con valor (1, 2, 6) -> 1" in lines
+    assert "... Invocacion maxnValue[C](c1.1, alfa=-inf, beta=inf) -> que retorna valor terminal (1, 2, 6) -> 1" in lines
 
 
 def test_maxn_trace_events_carry_vectors():

@@ -190,7 +190,7 @@ def test_annotated_tree_draws_the_search_order_with_file_positions() -> None:
     text = render(render_result(record))
     lines = [line for line in text.splitlines() if "→" in line]
     assert [line.split("→")[1].split()[0] for line in lines] == ["C", "D", "B"]
-    assert "#3 a3 → D" in text and "#1 a1 → B" in text
+    assert "#3 a3 → D" in text and "#1 ★ a1 → B" in text  # B is on the principal variation
     assert "--order worst" in text and "order worst" in text.splitlines()[-1]
     given_text = render(annotated_tree(solve(record.tree, "alphabeta")))
     assert "#1" not in given_text and "--order" not in given_text
@@ -224,6 +224,7 @@ def drawn_ids(text: str) -> list[str]:
         if not body or body.startswith("("):
             continue
         body = body.split(" ", 1)[1] if body.startswith("#") else body
+        body = body.removeprefix("★ ")  # the principal variation's mark
         body = body.split("→ ", 1)[1] if "→ " in body else body
         ids.append(body.split()[0])
     return ids

@@ -142,7 +142,7 @@ def test_every_fitting_algorithm_solves_every_random_tree(spec: RandomTreeSpec) 
     expected = reference_value(document)
     fitting = fitting_algorithms(tree)
     assert fitting, "no algorithm fits a generated tree"
-    exact = {"minimax", "alphabeta", "expectiminimax", "star1", "maxn", "shallow"}
+    exact = {"minimax", "alphabeta", "expectiminimax", "star1", "star2", "maxn", "shallow"}
     for name in fitting:
         record = solve(tree, name)
         assert record.value is not None

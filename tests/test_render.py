@@ -22,12 +22,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.io.loader import load_tree
 from gametree_cli.views.dot import render_svg
 from gametree_cli.search.registry import solve
 from gametree_cli.cli.app import app
 from gametree_cli.io.document import build_tree
-from gametree_cli.core.model import CHANCE, LEAF, MAX, MIN, PLAYER
+from gametree_cli.core.model import LEAF, MAX, MIN
 from gametree_cli import api
 from gametree_cli.views import dot as dot_view
 from gametree_cli.views.dot import render_dot
@@ -107,10 +107,11 @@ def test_dot_shows_what_the_record_says(compact: Any, algorithm: str) -> None:
     for node in range(len(tree)):
         drawn = nodes[f"n{node}"]
         entry = result["nodes"][ids[node]]
-        assert drawn["xlabel"].split("\n")[0] == ids[node]
+        assert drawn["xlabel"].split("\n")[0] == ("★ " if node in pv else "") + ids[node]  # the PV, marked
         assert drawn["shape"] == {MAX: "triangle", MIN: "invtriangle", LEAF: "box"}[tree.kind[node]]
         if entry["visited"]:
-            assert drawn["label"] == str(entry["value"]).replace("-", "−")
+            sign = {"lower": "≥ ", "upper": "≤ "}.get(entry.get("bound_kind"), "")  # a bound shows as one
+            assert drawn["label"] == sign + str(entry["value"]).replace("-", "−")
             assert "dashed" not in drawn.get("style", "")
         else:
             assert "dashed" in drawn["style"]  # pruned: the only reason an exhaustive-depth search skips a node
@@ -121,7 +122,9 @@ def test_dot_shows_what_the_record_says(compact: Any, algorithm: str) -> None:
             assert (edge.get("penwidth") == "3") == (node in pv)
             assert ("✂" in edge.get("label", "")) == (ids[node] in pruned_roots)
         if node in record.cuts:
-            assert "✂ v=" in drawn["xlabel"]
+            skipped = any(result["nodes"][ids[child]]["visited"] is False for child in tree.children(node))
+            assert ("✂ v=" in drawn["xlabel"]) == skipped  # a cut at the last child prunes nothing: no ✂
+            assert ("(at the last child)" in drawn["xlabel"]) != skipped
     if algorithm == "minimax":
         assert not pruned_roots and all("dashed" not in node.get("style", "") for node in nodes.values())
 
@@ -173,7 +176,7 @@ def test_dot_quotes_whatever_a_file_names() -> None:
     tree = build_tree({"title": 'say "hi" \\ there', "root": {"id": 'A "1"', "children": [{"move": "x\\y", "value": 1}, 2]}})
     text = render_dot(solve(tree))
     nodes, edges = read_dot(text)
-    assert nodes["n0"]["xlabel"].startswith('A "1"')
+    assert nodes["n0"]["xlabel"].startswith('★ A "1"')
     assert edges[("n0", "n1")]["label"] == "x\\y"
 
 
@@ -187,7 +190,8 @@ def test_real_dot_lays_out_every_shipped_tree(path: Path) -> None:
         assert not done.stderr, done.stderr.decode()  # no warnings either
         root = ElementTree.fromstring(done.stdout)
         texts = {element.text for element in root.iter("{http://www.w3.org/2000/svg}text")}
-        assert record.tree.node_id(0) in texts
+        name = record.tree.node_id(0)
+        assert (name if blank else f"★ {name}") in texts  # the principal variation's mark
 
 
 @needs_dot

@@ -572,9 +572,8 @@ elif phase == "build":
     from gametree_cli.io import loader
     loader.build_tree = pausing(loader.build_tree)
 elif phase == "solve":
-    from gametree_cli.cli.commands import render, solve
-    solve.solve = pausing(solve.solve)
-    render.solve = pausing(render.solve)
+    from gametree_cli.search import registry  # the commands import solve from it when they run
+    registry.solve = pausing(registry.solve)
 elif phase == "write":  # the new file is complete in its private folder, not yet renamed
     from gametree_cli.io import files
     files._publish = pausing(files._publish)

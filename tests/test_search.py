@@ -30,7 +30,7 @@ from .conftest import SEARCH
 
 def test_which_search_loop_runs() -> None:
     """Says which path this install runs (pytest -rA shows it); a compiled one must be current."""
-    source = Path(SEARCH.__file__).with_name("search.py")
+    source = Path(SEARCH.__file__).with_name("depth_first.py")
     if not SEARCH.COMPILED:
         pytest.skip(f"the search loop runs uncompiled from {source.name} (no Cython or C compiler at install time)")
     built = Path(SEARCH.__file__)
@@ -43,7 +43,7 @@ def test_which_search_loop_runs() -> None:
 def test_the_source_runs_without_cython(monkeypatch: pytest.MonkeyPatch) -> None:
     """An install without Cython at run time: ``import cython`` fails and the stand-ins serve."""
     monkeypatch.setitem(sys.modules, "cython", None)  # makes ``import cython`` raise ImportError
-    path = Path(SEARCH.__file__).with_name("search.py")
+    path = Path(SEARCH.__file__).with_name("depth_first.py")
     spec = importlib.util.spec_from_file_location("gametree_cli.search._search_no_cython", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)  # type: ignore[union-attr]

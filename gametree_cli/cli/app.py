@@ -21,7 +21,7 @@ from typing import Annotated
 import typer
 
 from .exits import Terminated, fail, interrupted, said_interrupted, silence_stdout
-from .commands import blank, check, compare, convert, generate, random_tree, render, schema, solve
+from .commands import blank, check, compare, convert, generate, handout, random_tree, render, schema, solve
 from ..core.errors import ExitCode, GameTreeError
 from ..io.files import parse_size, set_input_limit
 
@@ -59,6 +59,7 @@ app.command("schema")(schema.schema_command)
 app.command("random")(random_tree.random_command)
 app.command("compare")(compare.compare_command)
 app.command("blank")(blank.blank_command)
+app.command("handout")(handout.handout_command)
 
 
 def _terminate(signum: int, frame: object) -> None:

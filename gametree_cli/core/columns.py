@@ -26,7 +26,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, Callable, Iterator, Sequence
 
-import numpy as np
+from .lazy import lazy_module
+np = lazy_module("numpy")
 
 from .numbers import INF, NEG_INF, Value
 

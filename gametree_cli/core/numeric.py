@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterator, Sequence, overload
 
-import numpy as np
+from .lazy import lazy_module
+np = lazy_module("numpy")
 
 from .model import Tree
 from .numbers import Number, Value
@@ -148,15 +149,18 @@ class Numeric:
         leaf: per node, the leaf value's numerator (int64) or decimal (float64); 0 at inner nodes.
         denominator: the common denominator of ``leaf`` when it is int64.
         prob: per node, the edge probability's numerator over ``prob_denominator``
-            (int64; 0 where the parent is not a chance node), or None when the
-            probabilities are not all exact, or the tree has none.
+            (int64; 0 where the parent is not a chance node; a decimal as the
+            decimal written), or None when they do not fit int64, or the tree has none.
         prob_denominator: common denominator of ``prob``.
+        prob_decimal: per node, whether its ``p`` was written as a decimal (its
+            numerator is the decimal as written); None when none was.
     """
 
     leaf: np.ndarray
     denominator: int
     prob: np.ndarray | None
     prob_denominator: int
+    prob_decimal: np.ndarray | None = None
 
     @property
     def exact(self) -> bool:
@@ -234,12 +238,21 @@ def numeric_from_array(tree: Tree, leaf: np.ndarray, denominator: int = 1,
 
 def _remember(tree: Tree, leaf: np.ndarray, denominator: int,
               exact_prob: tuple[np.ndarray, int] | None = None) -> Numeric:
-    prob, prob_denominator = None, 1
+    prob, prob_denominator, prob_decimal = None, 1, None
     if tree.prob is not None:
-        exact = exact_prob if exact_prob is not None else _exact_probabilities(tree.prob)
+        exact = exact_prob
+        kinds = set(map(type, tree.prob)) if exact is None else set()
+        if exact is None and float not in kinds:
+            exact = _exact_probabilities(tree.prob)
         if exact is not None:
             prob, prob_denominator = exact
-    numeric = Numeric(leaf, denominator, prob, prob_denominator)
+        else:  # decimals among them: numerators of the decimals as written (written.py)
+            from .written import written_probabilities
+
+            written = written_probabilities(tree.prob, kinds)
+            if written is not None:
+                prob, prob_denominator, prob_decimal = written
+    numeric = Numeric(leaf, denominator, prob, prob_denominator, prob_decimal)
     tree._numeric = numeric
     return numeric
 

@@ -1,4 +1,4 @@
-"""Answer files (contract section 4): read and validate them, and write answer keys.
+"""Answer files (contract section 4): read them and check their shape (keys: :mod:`gametree_cli.views.answer_key`).
 
 An answer file holds one exercise mapping, a list of them, or a mapping with
 ``exercises: [...]`` (whose other keys, e.g. ``tree``, are defaults for every
@@ -10,24 +10,23 @@ file:line for every mistake; :mod:`gametree_cli.exercises.check` solves and comp
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-import yaml
+from ..core.lazy import lazy_module
+yaml = lazy_module("yaml")
 
 from ..search.registry import Options, get_algorithm
 from ..core.errors import ExerciseError, GameTreeError, TreeFormatError
 from ..io.files import read_input_text
 from ..io.document import build_tree
-from ..io.loader import load_tree, read_document, write_atomically
+from ..io.loader import load_tree, read_document
 from ..io.locate import deep_call
 from ..core.model import Source, Tree
-from ..core.numbers import Number, parse_number, value_to_json
-from ..search.record import SearchRecord
-from ..views.result_json import result_document
+from ..core.numbers import parse_number
+from .answer_shape import validate_answers
 
 __all__ = [
     "ANSWER_SUFFIXES",
@@ -35,10 +34,6 @@ __all__ = [
     "Exercise",
     "read_answer_file",
     "parse_answer_text",
-    "expected_number",
-    "answer_key",
-    "dump_answer_file",
-    "write_answer_file",
 ]
 
 #: What ``gametree check DIRECTORY`` looks for.
@@ -59,12 +54,9 @@ ANSWER_KEYS = (
     "players",
 )
 #: Per-node answers in the long form ``{value: 3, alpha: ..., beta: ...}``.
-NODE_KEYS = ("value", "alpha", "beta", "visited", "type", "cut", "horizon")
-STATS_KEYS = ("nodes_visited", "leaves_evaluated", "cutoffs")
 _OPTION_KEYS = ("variant", "strict", "order", "ties", "sum", "bounds")
 _EXERCISE_KEYS = frozenset({"name", "tree", "algorithm", "depth", "answers", "comment", "description", *_OPTION_KEYS})
 _FILE_KEYS = frozenset({"exercises", "title", "comment", "description"})
-_INFINITIES = {"inf": math.inf, "+inf": math.inf, "infinity": math.inf, "-inf": -math.inf, "-infinity": -math.inf}
 
 KeyPath = tuple[Any, ...]
 
@@ -196,11 +188,16 @@ def parse_answer_text(text: str, name: str) -> list[Exercise]:
     """Exercises from the text of an answer file called ``name`` (paths in it are relative to ``name``)."""
     if not text.strip():
         raise ExerciseError("empty file: expected an exercise, a list of them, or 'exercises: [...]'", file=name, line=1)
+    if text.lstrip().startswith("EFG "):
+        raise ExerciseError(_TREE_NOT_ANSWERS.format(kind="a Gambit game (.efg)"), file=name, line=1)
     fmt = "json" if name.lower().endswith(".json") else "yaml"
     try:
         document, _ = read_document(text, name, fmt)
     except TreeFormatError as error:
         raise ExerciseError(error.message, file=name, line=error.line, column=error.column) from None
+    kind = _tree_file_kind(document)
+    if kind is not None:
+        raise ExerciseError(_TREE_NOT_ANSWERS.format(kind=kind), file=name, line=1)
     positions = _Positions(text)
 
     def fail(message: str, path: KeyPath = (), key: bool = False) -> ExerciseError:
@@ -238,6 +235,24 @@ def parse_answer_text(text: str, name: str) -> list[Exercise]:
         default_name = stem if len(raws) == 1 else f"{stem} #{index + 1}"
         exercises.append(_exercise(raw, defaults, name, where, default_name, positions))
     return exercises
+
+
+_TREE_NOT_ANSWERS = ("this is a tree file ({kind}), not an answer file: run `gametree solve` on it, "
+                     "or name it in an answer file's `tree:` (docs/exercises.md)")
+
+
+def _tree_file_kind(document: Any) -> str | None:
+    """What kind of tree file ``document`` is, or None when it may be an answer file.
+
+    ``check`` is often handed the tree by mistake; its keys (``root``, ``title``)
+    would otherwise be reported one by one as unknown exercise keys.
+    """
+    if isinstance(document, dict) and "root" in document and not {"tree", "answers", "exercises"} & document.keys():
+        return "it has a root"
+    if isinstance(document, list) and document and all(
+            isinstance(item, (int, float, list)) and not isinstance(item, bool) for item in document):
+        return "a nested list: the compact form"
+    return None
 
 
 def _exercise(raw: Any, defaults: dict[str, Any], file: str, where: KeyPath, default_name: str, positions: _Positions) -> Exercise:
@@ -295,7 +310,7 @@ def _exercise(raw: Any, defaults: dict[str, Any], file: str, where: KeyPath, def
         where=where,
         positions=positions,
     )
-    _validate_answers(exercise)
+    validate_answers(exercise.answers, exercise.error)
     return exercise
 
 
@@ -307,8 +322,8 @@ def _options(spec: dict[str, Any], fail: Callable[..., ExerciseError]) -> Option
             raise fail("depth: expected a whole number of plies, 0 or more (or null)", "depth")
         options.depth = depth
     variant = spec.get("variant", "soft")
-    if variant not in ("soft", "hard"):
-        raise fail(f"variant: expected soft or hard, not {variant!r}", "variant")
+    if variant not in ("soft", "hard", "practical"):
+        raise fail(f"variant: expected soft, hard or practical, not {variant!r}", "variant")
     options.variant = variant
     strict = spec.get("strict", False)
     if not isinstance(strict, bool):
@@ -334,219 +349,3 @@ def _options(spec: dict[str, Any], fail: Callable[..., ExerciseError]) -> Option
         except ValueError as error:
             raise fail(f"bounds: {error}", "bounds") from None
     return options
-
-
-# -- the answers' own shape -------------------------------------------------------
-
-
-def expected_number(raw: Any) -> Number:
-    """A number as an answer gives it: ``3``, ``"7/3"``, ``0.5``, ``inf`` / ``-inf``.
-
-    Raises:
-        ValueError: not a number (the message is for the user).
-    """
-    if isinstance(raw, str) and raw.strip().lower() in _INFINITIES:
-        return _INFINITIES[raw.strip().lower()]
-    if isinstance(raw, float) and math.isinf(raw):
-        return raw
-    return parse_number(raw)
-
-
-def answer_id(raw: Any) -> str:
-    """A node id or move as an answer gives it; a bare YAML integer (``1``) is its digits.
-
-    Raises:
-        ValueError: a value that YAML read as something other than a name (``1.10`` is the float 1.1).
-    """
-    if isinstance(raw, str):
-        return raw
-    if isinstance(raw, int) and not isinstance(raw, bool):
-        return str(raw)
-    if isinstance(raw, float):
-        raise ValueError(f"{raw!r} is a number, not a node id or move: put the id in quotes, e.g. '1.10'")
-    shown = "null" if raw is None else str(raw).lower() if isinstance(raw, bool) else repr(raw)
-    raise ValueError(f"{shown} is not a node id or move: put it in quotes")
-
-
-def _validate_answers(exercise: Exercise) -> None:
-    """Check the answers' types up front, so a typo is exit 2 with a line, not a wrong answer."""
-    answers = exercise.answers
-
-    def number(raw: Any, *path: Any) -> None:
-        if isinstance(raw, list) and path[-1] == "value":
-            for index, part in enumerate(raw):
-                number(part, *path, index)
-            return
-        try:
-            expected_number(raw)
-        except ValueError as error:
-            raise exercise.error(f"{_field(path)}: {error}", "answers", *path) from None
-
-    def name(raw: Any, *path: Any) -> None:
-        try:
-            answer_id(raw)
-        except ValueError as error:
-            raise exercise.error(f"{_field(path)}: {error}", "answers", *path) from None
-
-    def names(raw: Any, key: str) -> None:
-        if not isinstance(raw, list):
-            raise exercise.error(f"{key}: expected a list", "answers", key)
-        for index, item in enumerate(raw):
-            name(item, key, index)
-
-    for key, raw in answers.items():
-        if key == "value":
-            number(raw, "value")
-        elif key == "best_move":
-            if raw is not None:
-                name(raw, "best_move")
-        elif key in ("best_moves", "principal_variation", "pruned", "visit_order"):
-            names(raw, key)
-        elif key == "stats":
-            if not isinstance(raw, dict):
-                raise exercise.error("stats: expected a mapping, e.g. {cutoffs: 2}", "answers", "stats")
-            for stat, count in raw.items():
-                if stat not in STATS_KEYS:
-                    raise exercise.error(f"stats: unknown key {stat!r} (known: {', '.join(STATS_KEYS)})",
-                                         "answers", "stats", stat, key=True)
-                if isinstance(count, bool) or not isinstance(count, int):
-                    raise exercise.error(f"stats.{stat}: expected a whole number", "answers", "stats", stat)
-        elif key == "nodes":
-            if not isinstance(raw, dict):
-                raise exercise.error("nodes: expected a mapping of node id to value, e.g. {B: 3}", "answers", "nodes")
-            for node_key, entry in raw.items():
-                name(node_key, "nodes", node_key)
-                if isinstance(entry, dict):
-                    for item_key, item in entry.items():
-                        if item_key not in NODE_KEYS:
-                            raise exercise.error(
-                                f"nodes[{node_key}]: unknown key {item_key!r} (known: {', '.join(NODE_KEYS)})",
-                                "answers", "nodes", node_key, item_key, key=True)
-                        if item_key in ("value", "alpha", "beta"):
-                            number(item, "nodes", node_key, item_key)
-                        elif item_key in ("visited", "horizon") and not isinstance(item, bool):
-                            raise exercise.error(f"nodes[{node_key}].{item_key}: expected true or false",
-                                                 "answers", "nodes", node_key, item_key)
-                else:
-                    number(entry, "nodes", node_key, "value")
-        elif key == "depth":
-            if raw is not None and (isinstance(raw, bool) or not isinstance(raw, int)):
-                raise exercise.error("depth: expected a whole number or null", "answers", "depth")
-
-
-def _field(path: tuple[Any, ...]) -> str:
-    """``("nodes", "B.1", "value")`` -> ``nodes[B.1].value``; ``("pruned", 2)`` -> ``pruned[2]``."""
-    text = str(path[0]) if path else ""
-    for index, part in enumerate(path[1:], start=1):
-        bracketed = isinstance(part, int) or (path[0] == "nodes" and index == 1)
-        text += f"[{part}]" if bracketed else f".{part}"
-    return text
-
-
-# -- answer keys ------------------------------------------------------------------
-
-
-def answer_key(
-    record: SearchRecord,
-    *,
-    tree: str | Any,
-    options: Options | None = None,
-) -> dict[str, Any]:
-    """A complete exercise for ``record``: every answer ``check`` can compare.
-
-    Args:
-        record: the solved search.
-        tree: what to write under ``tree:`` (a path relative to the answer
-            file, or the tree document inline).
-        options: the options the search ran with; those that differ from the
-            defaults are written, so ``check`` repeats the same search.
-    """
-    result = result_document(record)
-    exercise: dict[str, Any] = {"tree": tree, "algorithm": record.algorithm, "depth": record.depth_limit}
-    if options is not None:
-        defaults = Options()
-        for key in ("variant", "strict", "order"):
-            if getattr(options, key) != getattr(defaults, key):
-                exercise[key] = getattr(options, key)
-        for key, item in options.extra.items():
-            if key in ("ties", "sum", "bounds"):
-                exercise[key] = [value_to_json(part) for part in item] if isinstance(item, tuple) else value_to_json(item)
-    nodes: dict[str, Any] = {}
-    for node_id, entry in result["nodes"].items():
-        if not entry.get("visited"):
-            continue
-        if "alpha" in entry:
-            nodes[node_id] = {"value": entry["value"], "alpha": entry["alpha"], "beta": entry["beta"]}
-        else:
-            nodes[node_id] = entry["value"]
-    exercise["answers"] = {
-        "value": result["value"],
-        "best_move": result["best_move"],
-        **({"best_moves": result["best_moves"]} if "best_moves" in result else {}),  # when the search can tell
-        "principal_variation": result["principal_variation"],
-        "pruned": result["pruned"],
-        "visit_order": result["visit_order"],
-        "nodes": nodes,
-        "stats": result["stats"],
-    }
-    return exercise
-
-
-class _BlockMapping(dict):  # type: ignore[type-arg]
-    """A mapping always written one entry per line (``nodes``), however small its entries."""
-
-
-class _AnswerDumper(yaml.SafeDumper):
-    """Safe YAML with ``nodes`` one per line and short lists on one line."""
-
-
-_AnswerDumper.add_representer(
-    _BlockMapping, lambda dumper, data: dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=False)
-)
-
-
-def dump_answer_file(exercise: dict[str, Any], *, comment: str | None = None) -> str:
-    """YAML text of an answer file holding one exercise (lists of names on one line, a node per line)."""
-    answers = exercise.get("answers")
-    if isinstance(answers, dict) and isinstance(answers.get("nodes"), dict):
-        exercise = {**exercise, "answers": {**answers, "nodes": _BlockMapping(answers["nodes"])}}
-    text = yaml.dump(exercise, Dumper=_AnswerDumper, sort_keys=False, default_flow_style=None, allow_unicode=True, width=100)
-    header = ""
-    if comment:
-        header = "".join(f"# {line}\n" if line else "#\n" for line in comment.splitlines())
-    return header + text
-
-
-def write_answer_file(
-    path: str | os.PathLike[str],
-    record: SearchRecord,
-    *,
-    tree_file: str | None = None,
-    tree_text: str | None = None,
-    options: Options | None = None,
-    force: bool = False,
-) -> None:
-    """Write the answer key of ``record`` to ``path`` (how a teacher makes one).
-
-    The tree is referred to by its path relative to the answer file's folder
-    (``tree_file``), or written inline (``tree_text``, what ``--tree`` gave).
-
-    Raises:
-        GameTreeError: no tree file or text (standard input), ``path`` exists
-            (without ``force``), is the tree file itself, or cannot be written.
-    """
-    target = Path(path)
-    if tree_text is not None:
-        tree: Any = read_document(tree_text, "--tree")[0]
-    elif tree_file is not None and tree_file != "-":
-        tree = Path(os.path.relpath(Path(tree_file).resolve(), target.resolve().parent)).as_posix()
-    else:
-        raise GameTreeError("--answers needs the tree as a file or --tree text, not standard input")
-    document = answer_key(record, tree=tree, options=options)
-    comment = (
-        f"Answer key: {record.algorithm}"
-        + (f", depth {record.depth_limit}" if record.depth_limit is not None else "")
-        + ". Written by gametree solve --answers; check answers with: gametree check FILE"
-    )
-    protect = (tree_file,) if tree_file not in (None, "-") else ()
-    write_atomically(target, dump_answer_file(document, comment=comment), force=force, protect=protect)  # type: ignore[arg-type]

@@ -1,8 +1,9 @@
 """``gametree check``: solve each exercise and compare the given answers.
 
-Answers are a subset of the JSON result (contract sections 3 and 4), so the
-comparison reads :func:`~gametree_cli.views.result_json.result_document`,
-the same object ``solve --format json`` prints. Rules:
+Answers are a subset of the JSON result (contract sections 3 and 4); the
+comparison reads them from the search record, key by key
+(:class:`~gametree_cli.exercises.record_answers.RecordAnswers`: the nodes
+asked about get the same entries ``solve --format json`` prints). Rules:
 
 * numbers exactly while both sides are exact (``"7/3"`` equals 7/3); a
   decimal on either side within 1e-9; ``inf`` / ``-inf`` for the bounds;
@@ -27,11 +28,12 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..search.registry import solve
-from .answers import ANSWER_SUFFIXES, Exercise, answer_id, expected_number, read_answer_file
+from .answer_shape import answer_id, expected_number
+from .answers import ANSWER_SUFFIXES, Exercise, read_answer_file
 from ..core.errors import AlgorithmError, ExerciseError, GameTreeError
 from ..core.model import Tree
 from ..core.numbers import Number
-from ..views.result_json import result_document
+from .record_answers import RecordAnswers
 
 __all__ = [
     "RIGHT",
@@ -171,8 +173,7 @@ def check_exercise(exercise: Exercise) -> Outcome:
             # the choice is the answer file's: point there, not at the tree
             raise exercise.error(error.message, "algorithm" if exercise.algorithm else "tree") from None
         outcome.algorithm = record.algorithm
-        result = result_document(record)
-        outcome.mismatches = compare_answers(exercise, result, tree)
+        outcome.mismatches = compare_answers(exercise, RecordAnswers(record), tree)
     except GameTreeError as error:
         outcome.error = error
     outcome.seconds = time.perf_counter() - started
@@ -182,8 +183,8 @@ def check_exercise(exercise: Exercise) -> Outcome:
 # -- comparing --------------------------------------------------------------------
 
 
-def compare_answers(exercise: Exercise, result: dict[str, Any], tree: Tree) -> list[Mismatch]:
-    """Every wrong answer of ``exercise`` against the JSON result ``result``.
+def compare_answers(exercise: Exercise, result: RecordAnswers, tree: Tree) -> list[Mismatch]:
+    """Every wrong answer of ``exercise`` against the search's answers ``result``.
 
     Raises:
         ExerciseError: an answer names a node the tree does not have.
@@ -207,8 +208,8 @@ def compare_answers(exercise: Exercise, result: dict[str, Any], tree: Tree) -> l
             if (None if expected is None else answer_id(expected)) != actual:
                 wrong.append(Mismatch("best_move", expected, actual))
         elif key == "best_moves":
-            if "best_moves" not in result:  # the search's own values cannot tell (docs/solving.md)
-                raise exercise.error(f"best_moves: this {result['algorithm']} search cannot tell every equally good "
+            if not result.has_best_moves():  # the search's own values cannot tell (docs/solving.md)
+                raise exercise.error(f"best_moves: this {result.algorithm} search cannot tell every equally good "
                                      "root move (its cut-offs leave bounds that may hide a tie); leave best_moves "
                                      "out, or ask it of the exhaustive algorithm", "answers", "best_moves")
             wrong.extend(_compare_sets("best_moves", [answer_id(item) for item in expected], actual))
@@ -223,11 +224,12 @@ def compare_answers(exercise: Exercise, result: dict[str, Any], tree: Tree) -> l
             if given != actual:
                 wrong.append(Mismatch(key, expected, actual, _first_difference(given, actual)))
         elif key == "nodes":
-            wrong.extend(_compare_nodes(exercise, expected, result["nodes"], known))
+            wrong.extend(_compare_nodes(exercise, expected, result, known))
         elif key == "stats":
+            stats = result.get("stats")
             for stat, count in expected.items():
-                if result["stats"].get(stat) != count:
-                    wrong.append(Mismatch(f"stats.{stat}", count, result["stats"].get(stat)))
+                if stats.get(stat) != count:
+                    wrong.append(Mismatch(f"stats.{stat}", count, stats.get(stat)))
         elif not same_value(expected, actual):
             wrong.append(Mismatch(key, expected, actual))
     return wrong
@@ -272,12 +274,15 @@ def _compare_pruned(given: list[str], actual: list[str], tree: Tree) -> list[Mis
     return [Mismatch("pruned", given, actual, "; ".join(parts))]
 
 
-def _compare_nodes(exercise: Exercise, expected: dict[Any, Any], nodes: dict[str, dict[str, Any]], known: set[str]) -> list[Mismatch]:
+def _compare_nodes(exercise: Exercise, expected: dict[Any, Any], result: RecordAnswers, known: set[str]) -> list[Mismatch]:
     wrong: list[Mismatch] = []
-    for raw_id, entry in expected.items():
+    for raw_id in expected:
         node_id = answer_id(raw_id)
         if node_id not in known:
             raise exercise.error(f"nodes: the tree has no node {node_id!r}", "answers", "nodes", raw_id, key=True)
+    nodes = result.nodes([answer_id(raw_id) for raw_id in expected])
+    for raw_id, entry in expected.items():
+        node_id = answer_id(raw_id)
         actual = nodes[node_id]
         wanted = entry if isinstance(entry, dict) else {"value": entry}
         for key, item in wanted.items():

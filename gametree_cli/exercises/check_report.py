@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .check import ERROR, RIGHT, WRONG, Mismatch, Outcome
+from ..views.words import translate_note, words
 
 __all__ = ["check_report", "check_table", "check_summary", "check_document", "junit_report", "describe_mismatch", "show"]
 
@@ -39,31 +40,34 @@ def show(value: Any) -> str:
     return str(value)
 
 
-def describe_mismatch(mismatch: Mismatch) -> str:
+def describe_mismatch(mismatch: Mismatch, lang: str = "en") -> str:
     """``value: expected 999, got 3`` (plus the note, if any)."""
-    actual = "nothing (never visited)" if mismatch.actual is None and mismatch.note == "never visited" else show(mismatch.actual)
-    text = f"{mismatch.field}: expected {show(mismatch.expected)}, got {actual}"
+    w = words(lang)
+    never = mismatch.actual is None and mismatch.note == "never visited"
+    actual = w["never_visited"] if never else show(mismatch.actual)
+    text = w["mismatch"].format(field=mismatch.field, expected=show(mismatch.expected), actual=actual)
     if mismatch.note and mismatch.note != "never visited":
-        text += f" ({mismatch.note})"
+        text += f" ({translate_note(mismatch.note, lang)})"
     return text
 
 
-def _details(outcome: Outcome) -> Text:
+def _details(outcome: Outcome, lang: str) -> Text:
     if outcome.error is not None:
         return Text(str(outcome.error), style="yellow")
     if not outcome.mismatches:
-        return Text("all answers right", style="green")
-    return Text("\n".join(describe_mismatch(mismatch) for mismatch in outcome.mismatches))
+        return Text(words(lang)["all_right"], style="green")
+    return Text("\n".join(describe_mismatch(mismatch, lang) for mismatch in outcome.mismatches))
 
 
-def check_table(outcomes: Sequence[Outcome]) -> Table:
+def check_table(outcomes: Sequence[Outcome], lang: str = "en") -> Table:
     """One row per exercise: name and file, tree, algorithm, result, and what is wrong."""
+    w = words(lang)
     table = Table(show_lines=True, header_style="bold", expand=False)
-    table.add_column("exercise", overflow="fold")
-    table.add_column("tree", overflow="fold")
-    table.add_column("algorithm")
-    table.add_column("result")
-    table.add_column("expected vs actual", overflow="fold")
+    table.add_column(w["exercise"], overflow="fold")
+    table.add_column(w["tree"], overflow="fold")
+    table.add_column(w["algorithm"])
+    table.add_column(w["result"])
+    table.add_column(w["expected_vs_actual"], overflow="fold")
     for outcome in outcomes:
         name = Text(outcome.name, style="bold")
         name.append(f"\n{outcome.file}", style="dim")
@@ -73,28 +77,29 @@ def check_table(outcomes: Sequence[Outcome]) -> Table:
             name,
             tree,
             outcome.algorithm or "",
-            Text(_STATUS_WORD[status], style=_STATUS_STYLE[status]),
-            _details(outcome),
+            Text(w[_STATUS_WORD[status]], style=_STATUS_STYLE[status]),
+            _details(outcome, lang),
         )
     return table
 
 
-def check_summary(outcomes: Sequence[Outcome]) -> Text:
+def check_summary(outcomes: Sequence[Outcome], lang: str = "en") -> Text:
     """``3 exercises: 2 right, 1 wrong, 0 not checked``."""
+    w = words(lang)
     counts = {status: sum(1 for outcome in outcomes if outcome.status == status) for status in (RIGHT, WRONG, ERROR)}
-    text = Text(f"{len(outcomes)} exercise{'s' if len(outcomes) != 1 else ''}: ")
-    text.append(f"{counts[RIGHT]} right", style="green" if counts[RIGHT] else "")
+    text = Text(w["exercises"].format(count=len(outcomes), s="s" if len(outcomes) != 1 else ""))
+    text.append(w["n_right"].format(count=counts[RIGHT]), style="green" if counts[RIGHT] else "")
     text.append(", ")
-    text.append(f"{counts[WRONG]} wrong", style="bold red" if counts[WRONG] else "")
+    text.append(w["n_wrong"].format(count=counts[WRONG]), style="bold red" if counts[WRONG] else "")
     if counts[ERROR]:
         text.append(", ")
-        text.append(f"{counts[ERROR]} could not be checked", style="bold yellow")
+        text.append(w["n_error"].format(count=counts[ERROR]), style="bold yellow")
     return text
 
 
-def check_report(outcomes: Sequence[Outcome]) -> RenderableType:
-    """The table and the summary line together."""
-    return Group(check_table(outcomes), check_summary(outcomes))
+def check_report(outcomes: Sequence[Outcome], lang: str = "en") -> RenderableType:
+    """The table and the summary line together, in ``lang`` (en, es)."""
+    return Group(check_table(outcomes, lang), check_summary(outcomes, lang))
 
 
 def _jsonable(value: Any) -> Any:

@@ -2,30 +2,32 @@
 
 It is small enough to draw by hand, yet has chance nodes at every turn, which
 makes it the standard exercise for expectiminimax (and Star1 pruning). The
-rules as implemented (also in ``docs/backgammon-mini.md``):
+rules are the course notes' (also in ``docs/backgammon-mini.md``):
 
-* The track has fields 1..6; field 6 is **home**, the goal of both players,
-  who both move towards it. MAX has two pieces, at fields ``a`` and ``b``;
-  MIN has two, at ``c`` and ``d``. The state is ``(a, b, c, d)`` with
-  ``a <= b`` and ``c <= d`` (pieces of one player are interchangeable).
-* A turn: a fair coin is tossed (a chance node, ``1`` or ``2``, probability
-  1/2 each); then the player to move picks one of their pieces that is not
-  home and moves it that many fields forward. A move that would pass field 6
-  ends at home. Pieces jump over other pieces.
-* A piece may not land on a field 1..5 that holds another piece, its own or
-  the opponent's; home holds any number of pieces.
+* The track has fields 0..5. MAX (○) moves towards field 5, its home; MIN
+  (●) towards field 0, its home. MAX's pieces are at ``a`` and ``b``, MIN's
+  at ``c`` and ``d``; the state is ``(a, b, c, d)`` with ``a <= b`` and
+  ``c <= d`` (pieces of one player are interchangeable).
+* A turn: a fair coin is tossed (a chance node: ``1`` heads, ``2`` tails,
+  probability 1/2 each); then the player to move picks one of their pieces
+  that is not home and moves it that many fields towards their home.
+* A piece may not land on a field that holds an *opponent's* piece (home
+  included: the rule has no exception); it may share a field with its own
+  player's other piece. Pieces jump over pieces.
+* Where the notes are silent, a roll that would carry a piece past its home
+  ends there (a 2 from field 4 bears MAX's piece home).
 * A player with no legal move passes (a decision node with the single move
   ``pass``). The turns alternate, MAX first.
 * The first player with both pieces home wins: +100 for MAX, -100 for MIN.
 * The search stops ``plies`` edges below the root (every edge is a ply,
   coin edges included, as ``--depth`` counts them); a position there that is
   not won becomes a leaf valued ``e(a, b, c, d) = a + b + c + d``, the
-  course's evaluation.
+  course's evaluation (high ``c``, ``d``: MIN's pieces are far from home).
 
 Tree shape: the root is MAX's coin (a chance node), then MAX's decision, then
 MIN's coin, MIN's decision, and so on. With ``roll`` the root is instead MAX's
-decision with that coin already shown (the textbook picture, AIMA Fig. 5.11).
-Moves are written ``3->5`` (from field 3 to field 5); every node's
+decision with that coin already shown (the notes' example: ``roll=1``).
+Moves are written ``3->4`` (from field 3 to field 4); every node's
 ``comment`` is the state ``(a,b,c,d)`` reached there. The document declares
 ``bounds: [-100, 100]`` so Star1 can prune.
 """
@@ -36,9 +38,10 @@ from typing import Any
 
 from .common import GeneratorError
 
-__all__ = ["HOME", "START", "WIN", "backgammon_tree"]
+__all__ = ["MAX_HOME", "MIN_HOME", "START", "WIN", "backgammon_tree", "legal_moves"]
 
-HOME = 6
+#: MAX moves up towards field 5, MIN down towards field 0.
+MAX_HOME, MIN_HOME = 5, 0
 #: Utility of a win for MAX (a win for MIN is ``-WIN``).
 WIN = 100
 START = (3, 4, 1, 2)
@@ -52,42 +55,45 @@ def _normalize(position: Any) -> State:
     """Validate a position and sort each player's pieces.
 
     Raises:
-        GeneratorError: not four fields 1..6, two pieces on one field below
-            home, or both players already home.
+        GeneratorError: not four fields 0..5, pieces of both players on one
+            field (no move can lead there), or both players already home.
     """
     if not isinstance(position, (tuple, list)) or len(position) != 4:
         raise GeneratorError(f"a mini-backgammon position is four fields (a, b, c, d), found {position!r}")
     for field in position:
-        if isinstance(field, bool) or not isinstance(field, int) or not 1 <= field <= HOME:
-            raise GeneratorError(f"fields are numbered 1..{HOME}, found {field!r} in {tuple(position)!r}")
+        if isinstance(field, bool) or not isinstance(field, int) or not MIN_HOME <= field <= MAX_HOME:
+            raise GeneratorError(f"fields are numbered {MIN_HOME}..{MAX_HOME}, found {field!r} in {tuple(position)!r}")
     a, b, c, d = position
-    occupied = [field for field in position if field != HOME]
-    if len(set(occupied)) != len(occupied):
-        raise GeneratorError(f"two pieces share a field below home in {tuple(position)!r}")
-    if a == b == HOME and c == d == HOME:
+    shared = {a, b} & {c, d}
+    if shared:
+        raise GeneratorError(f"field {min(shared)} holds pieces of both players in {tuple(position)!r}")
+    if a == b == MAX_HOME and c == d == MIN_HOME:
         raise GeneratorError(f"both players are already home in {tuple(position)!r}")
     return (min(a, b), max(a, b), min(c, d), max(c, d))
 
 
 def _winner(state: State) -> int | None:
-    if state[0] == state[1] == HOME:
+    if state[0] == state[1] == MAX_HOME:
         return _MAX
-    if state[2] == state[3] == HOME:
+    if state[2] == state[3] == MIN_HOME:
         return _MIN
     return None
 
 
-def _moves(state: State, mover: int, roll: int) -> list[tuple[str, State]]:
-    """The legal moves of ``mover`` after the coin showed ``roll``: (label, next state)."""
-    base = 0 if mover == _MAX else 2
-    own = state[base : base + 2]
+def legal_moves(state: State, mover: int, roll: int) -> list[tuple[str, State]]:
+    """The legal moves of ``mover`` (0: MAX, 1: MIN) after the coin showed ``roll``:
+    ``(label, next state)``, one per distinct move (two pieces on one field move alike)."""
+    if mover == _MAX:
+        own, theirs, home, step = state[0:2], state[2:4], MAX_HOME, roll
+    else:
+        own, theirs, home, step = state[2:4], state[0:2], MIN_HOME, -roll
     result: list[tuple[str, State]] = []
     for piece, field in enumerate(own):
-        if field == HOME:
-            continue
-        target = min(field + roll, HOME)
-        if target != HOME and target in state:
-            continue  # the field is taken (by any piece)
+        if field == home or (piece == 1 and own[0] == own[1]):
+            continue  # home pieces stay; the second of two pieces on one field adds no move
+        target = min(field + step, home) if mover == _MAX else max(field + step, home)
+        if target in theirs:
+            continue  # an opponent's piece holds the field
         moved = (target, own[1 - piece])
         pieces = (min(moved), max(moved))
         following: State = (*pieces, state[2], state[3]) if mover == _MAX else (state[0], state[1], *pieces)
@@ -103,7 +109,7 @@ def backgammon_tree(position: Any = START, plies: int = 5, *, roll: int | None =
     """The mini-backgammon game tree from ``position`` with MAX to move.
 
     Args:
-        position: ``(a, b, c, d)``: MAX's pieces at fields a, b; MIN's at c, d.
+        position: ``(a, b, c, d)``: MAX's pieces at fields a, b; MIN's at c, d (0..5).
         plies: cut-off depth in edges (coin edges count); positions there are
             scored ``a + b + c + d``.
         roll: None for a root that tosses MAX's coin; 1 or 2 for a root that is
@@ -149,7 +155,7 @@ def backgammon_tree(position: Any = START, plies: int = 5, *, roll: int | None =
                 pending.append((child, state, mover, outcome, depth + 1))
         else:
             node["type"] = "max" if mover == _MAX else "min"
-            moves = _moves(state, mover, shown) or [("pass", state)]
+            moves = legal_moves(state, mover, shown) or [("pass", state)]
             for label, following in moves:
                 child = {"move": label, "comment": _show(following)}
                 children.append(child)

@@ -15,8 +15,12 @@ Conventions:
 
   X moves first, so X is to move when both have played as often, O when X
   has played once more.
-* X is ``max``. A finished game is worth +1 (X has three in a line), -1 (O
-  has) or 0 (a full board without a line).
+* X is ``max``. A finished game is worth ``+WIN`` (X has three in a line),
+  ``-WIN`` (O has) or 0 (a full board without a line), with ``WIN = 9``: one
+  more than the open-lines evaluation can ever reach (there are 8 lines), so
+  at a depth limit no evaluation outranks a real win or a real loss. The
+  course notes score them +inf and -inf; tree files hold finite numbers only
+  (contract section 1), and any number above 8 orders the leaves the same.
 * Each child's ``move`` is the mover and the cell: ``X5``, ``O3``. Node ids
   are left to the contract's default rule (``root``, ``1``, ``1.3``, ...,
   the child's position among its siblings, empty cells in increasing order),
@@ -38,9 +42,11 @@ from typing import Any
 
 from .common import GeneratorError
 
-__all__ = ["EMPTY_BOARD", "tictactoe_tree"]
+__all__ = ["EMPTY_BOARD", "WIN", "tictactoe_tree"]
 
 EMPTY_BOARD = "........."
+#: A win for X (``-WIN``: for O): above every evaluation, which lies in -8..8.
+WIN = 9
 
 _LINES = (
     0b000000111, 0b000111000, 0b111000000,  # rows
@@ -118,11 +124,11 @@ def tictactoe_tree(position: str = EMPTY_BOARD, depth: int | None = None) -> dic
     document["root"] = root
     if _WON[x_cells]:
         del root["type"]
-        root["value"] = 1
+        root["value"] = WIN
         return document
     if _WON[o_cells]:
         del root["type"]
-        root["value"] = -1
+        root["value"] = -WIN
         return document
     if x_cells | o_cells == _FULL:
         del root["type"]
@@ -142,7 +148,7 @@ def tictactoe_tree(position: str = EMPTY_BOARD, depth: int | None = None) -> dic
         children, x_cells, o_cells, x_to_move, child_depth = stack.pop()
         labels = _MOVE_LABELS[x_to_move]
         taken = x_cells | o_cells
-        win_value = 1 if x_to_move else -1
+        win_value = WIN if x_to_move else -WIN
         at_limit = child_depth == limit
         for cell in range(9):
             bit = 1 << cell

@@ -29,7 +29,6 @@ from __future__ import annotations
 import io
 import json
 import os
-from fractions import Fraction
 import struct
 from array import array
 from pathlib import Path
@@ -43,6 +42,7 @@ from ..core.model import CHANCE, LEAF, PLAYER, Source, Tree
 from ..core.numbers import Number, Value, number_to_json, parse_number
 from ..core.numeric import LazyValues, Numeric, _exact_probabilities, int64_view, numeric_values
 from ..core.progress import tick
+from .binary_written import WRITTEN_VERSION, check_written_sums, decode_shares, encode_probabilities
 from .binary_checks import array_dtype, check_header, check_numeric_values, check_probability_sums, check_shape, check_tree
 from .files import write_atomically
 
@@ -92,10 +92,15 @@ def encode_binary(tree: Tree) -> bytes:
         leaf_nodes = np.flatnonzero(count == 0).tolist()
         header["values_json"] = [_json_value(tree.value[node]) for node in leaf_nodes]  # type: ignore[arg-type]
     if tree.prob is not None:
-        exact = _exact_probabilities(tree.prob)
+        decimals = float in set(map(type, tree.prob))
+        exact = None if decimals else _exact_probabilities(tree.prob)
+        written = encode_probabilities(tree.prob) if decimals else None  # version 2 (binary_written.py)
         if exact is not None:
             arrays["prob"] = exact[0]
             header["prob_denominator"] = str(exact[1])
+        elif written is not None:
+            arrays.update(written[0])
+            header.update(written[1])
         else:
             header["prob_json"] = [None if p is None else number_to_json(p) for p in tree.prob]
     for name, labels in (("move", tree.moves), ("id", tree.explicit_ids)):
@@ -185,9 +190,10 @@ def _decode(data: bytes, name: str) -> Tree:
     (length,) = struct.unpack_from("<Q", data, len(MAGIC))
     body = len(MAGIC) + 8 + length
     header = json.loads(data[len(MAGIC) + 8 : body].decode("utf-8"))
-    if not isinstance(header, dict) or header.get("version") != VERSION:
+    if not isinstance(header, dict) or header.get("version") not in (VERSION, WRITTEN_VERSION):
         version = header.get("version") if isinstance(header, dict) else None
-        raise TreeFormatError(f"unsupported .gtb version {version!r} (this gametree reads {VERSION})", file=name)
+        raise TreeFormatError(f"unsupported .gtb version {version!r} (this gametree reads {VERSION} and "
+                              f"{WRITTEN_VERSION})", file=name)
     check_header(header, damaged)
     n = header["nodes"]
     buffer = memoryview(data)
@@ -253,6 +259,7 @@ def _decode(data: bytes, name: str) -> Tree:
     prob: list[Number | None] | None = None
     prob_array = load("prob")
     prob_numeric = None
+    prob_decimal: np.ndarray | None = None
     if prob_array is not None:
         if len(prob_array) != n:
             raise damaged("probabilities of the wrong size")
@@ -262,19 +269,21 @@ def _decode(data: bytes, name: str) -> Tree:
         prob_numeric = (prob_array.astype(np.int64), prob_denominator)
         under_chance = np.zeros(n, dtype=bool)
         chance = np.flatnonzero(kind == CHANCE)
-        check_probability_sums(prob_array, prob_denominator, chance, first, count, damaged)
+        prob_decimal = load("prob_decimal")  # version 2: which shares were written as decimals
+        if prob_decimal is not None:
+            if len(prob_decimal) != n:
+                raise damaged("probability decimal flags of the wrong size")
+            check_written_sums(prob_array, prob_denominator, prob_decimal, chance, first, count, damaged)
+        else:
+            check_probability_sums(prob_array, prob_denominator, chance, first, count, damaged)
         sizes = count[chance]
         within = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
         under_chance[np.repeat(first[chance], sizes) + within] = True
         # a plain list (Python searches slice it per chance node), sharing one object per distinct share
-        shares: dict[int, Number] = {}
-        for numerator in np.unique(prob_array[under_chance]).tolist():
-            share = Fraction(numerator, prob_denominator)
-            shares[numerator] = share.numerator if share.denominator == 1 else share
-        prob = [None] * n
-        chance_children = np.flatnonzero(under_chance)
-        for node, numerator in zip(chance_children.tolist(), prob_array[chance_children].tolist()):
-            prob[node] = shares[numerator]
+        prob = decode_shares(prob_array, prob_denominator, prob_decimal, under_chance)
+        if prob_decimal is not None:
+            prob_decimal = (prob_decimal != 0) & under_chance
+            prob_numeric = (np.where(under_chance, prob_numeric[0], 0), prob_denominator)
     raw_probabilities = header.get("prob_json") if prob_array is None else None  # converted by check_tree
 
     labels: dict[str, dict[int, str]] = {}
@@ -306,7 +315,8 @@ def _decode(data: bytes, name: str) -> Tree:
     if numeric is not None:
         probs = None if prob_numeric is None else prob_numeric[0]
         tree._numeric = Numeric(numeric[0], numeric[1] if numeric[0].dtype.kind == "i" else 1, probs,
-                                prob_numeric[1] if prob_numeric is not None else 1)
+                                prob_numeric[1] if prob_numeric is not None else 1,
+                                prob_decimal if prob_decimal is not None and prob_decimal.any() else None)
     return tree
 
 

@@ -17,7 +17,8 @@ import re
 from collections import deque
 from typing import Any, Callable, TypeVar
 
-import yaml
+from ..core.lazy import lazy_module
+yaml = lazy_module("yaml")
 from yaml.composer import ComposerError
 from yaml.error import Mark
 from yaml.events import AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent

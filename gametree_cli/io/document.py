@@ -12,15 +12,14 @@ wants.
 
 from __future__ import annotations
 
-import math
 from array import array
-from fractions import Fraction
 from typing import Any, Callable
 
 from ..core.errors import IllegalTreeError, TreeFormatError
 from ..core.model import CHANCE, LEAF, MAX, MIN, PLAYER, Source, Tree, default_id
 from ..core.numbers import Number, Value, format_number, parse_number
 from .fastbuild import fast_build
+from .node_rules import NODE_KEYS, NodeRules, alternate, is_number_text, is_scalar_number, kind_of
 
 __all__ = ["build_tree", "two_player_header", "DEFAULT_MAX_NODES", "NODE_KEYS", "TOP_KEYS"]
 
@@ -30,9 +29,7 @@ DEFAULT_MAX_NODES = 10_000_000
 #: nodes than this many times the nodes written out (a "billion laughs" file).
 ALIAS_EXPANSION_FACTOR = 100
 
-NODE_KEYS = frozenset({"id", "move", "type", "player", "children", "value", "eval", "p", "random", "comment", "label"})
 TOP_KEYS = frozenset({"title", "description", "comment", "players", "sum", "bounds", "root", "general_sum", "$schema"})
-_TYPES = {"max": MAX, "min": MIN, "chance": CHANCE}
 
 
 def build_tree(
@@ -91,8 +88,8 @@ def two_player_header(fields: dict[str, Any]) -> Header | None:
     return builder.players, builder.total, builder.bounds, builder.title
 
 
-class _Builder:
-    """One build: the growing arrays and the error helpers."""
+class _Builder(NodeRules):
+    """One build: the growing arrays and the error helpers; the rules of one node in :class:`NodeRules`."""
 
     def __init__(self, source: Source | None, max_nodes: int, may_alias: bool) -> None:
         self.source = source
@@ -106,7 +103,19 @@ class _Builder:
         self.explicit: dict[int, str] = {}
         self.first: list[int] = []
         self.raws: list[Any] = []
+        #: alias accounting: containers written out in the document, and nodes that repeat one
+        self.written = 0
+        self.expanded = 0
         self.parent: list[int] = []
+        # filled while building; read by the node rules (:class:`NodeRules`)
+        self.kinds = bytearray()
+        self.evals: dict[int, Value] = {}
+        self.moves: dict[int, str] = {}
+        self.extra: dict[int, dict[str, object]] = {}
+        self.id_owner: dict[str, int] = {}
+        self.player_index: dict[str, int] = {}
+        self.nplayer = False
+        self.n_players = 2
 
     # -- errors --------------------------------------------------------------
 
@@ -153,12 +162,12 @@ class _Builder:
 
     def _header(self, document: Any) -> Any:
         """Read the top-level keys; return the root node's raw data."""
-        if isinstance(document, list) or _is_scalar_number(document) or _is_number_text(document):
+        if isinstance(document, list) or is_scalar_number(document) or is_number_text(document):
             return document  # a compact tree, or a one-leaf tree (a number, or "7/3" as the compact writer writes it)
         if document is None:
             raise self.fail_top("empty file: expected a tree (a mapping with 'root', or a nested list)")
         if not isinstance(document, dict):
-            raise self.fail_top(f"expected a tree (a mapping with 'root', or a nested list), found {_kind_of(document)}")
+            raise self.fail_top(f"expected a tree (a mapping with 'root', or a nested list), found {kind_of(document)}")
         if "root" not in document:
             if "children" in document or "value" in document:
                 return document  # a bare node mapping: accepted as the root
@@ -203,6 +212,61 @@ class _Builder:
 
     # -- nodes ---------------------------------------------------------------
 
+    def _read_node(self, node: int, raw: Any, inherited: int) -> tuple[int, int, list[Any] | None, Value | None]:
+        """Any node (a mapping, a compact list, a bare value): kind, player, children (None: a leaf), value."""
+        if isinstance(raw, dict):
+            return self._mapping_node(node, raw, inherited)
+        if isinstance(raw, list):
+            if self.nplayer and raw and all(is_scalar_number(part) or isinstance(part, str) for part in raw):
+                return LEAF, -1, None, self._leaf_value(node, raw, self.n_players, True)
+            if not raw:
+                raise self.fail(node, "inner node with no children (an empty list)")
+            kind, who = alternate(inherited, self.nplayer, self.n_players)
+            return kind, who, raw, None
+        if raw is None:
+            raise self.fail(node, "empty node (null): give a number, a list or a mapping")
+        return LEAF, -1, None, self._leaf_value(node, raw, self.n_players, self.nplayer)
+
+    def _tree(self, kinds: bytearray, first: list[int], counts: list[int], values: list[Value | None],
+              players: list[int], probs: list[Number | None] | None, nplayer: bool) -> Tree:
+        """The built arrays, and what the header said, as a :class:`Tree`."""
+        return Tree(
+            kind=kinds,
+            first=array("q", first),
+            count=array("q", counts),
+            value=values,
+            player=array("h", players),
+            prob=probs,
+            evals=self.evals,
+            explicit_ids=self.explicit,
+            moves=self.moves,
+            extra=self.extra,
+            players=self.players,
+            vector_payoffs=nplayer,
+            total=self.total,
+            bounds=self.bounds,
+            title=self.title,
+            source=self.source,
+        )
+
+    def _count_alias(self, node: int, raw: Any, seen: dict[int, int]) -> None:
+        """Refuse a YAML alias to an ancestor (a cycle) and aliases that expand a file too far."""
+        key = id(raw)
+        if key not in seen:
+            seen[key] = node
+            self.written += 1
+            return
+        self.expanded += 1
+        ancestor = self.parent[node]
+        while ancestor >= 0:
+            if self.raws[ancestor] is raw:
+                raise self.fail(node, "cycle: this node contains itself (a YAML alias to an ancestor)")
+            ancestor = self.parent[ancestor]
+        if self.expanded > ALIAS_EXPANSION_FACTOR * max(self.written, 1000):
+            raise self.fail(node, f"YAML aliases expand to more than {ALIAS_EXPANSION_FACTOR}x the nodes written out; "
+                                  "refusing the file")
+
+
     def build(self, document: Any, reparse: Callable[[], Any] | None = None) -> Tree:
         if reparse is not None:
             document = document.pop()
@@ -222,26 +286,21 @@ class _Builder:
             if reparse is not None:
                 document = reparse()
                 root = self._header(document)
-        player_index = {name: index for index, name in enumerate(self.players)}
+        self.player_index = {name: index for index, name in enumerate(self.players)}
+        self.nplayer, self.n_players = nplayer, n_players
 
         raws = self.raws
         parent = self.parent
         first = self.first
         raws.append(root)
         parent.append(-1)
-        kinds = bytearray()
+        kinds = self.kinds
         counts: list[int] = []
         values: list[Value | None] = []
         players: list[int] = []
         probs: list[Number | None] = [None]
         deciders: list[int] = []  # nearest decision ancestor-or-self: MAX/MIN, or player index
-        evals: dict[int, Value] = {}
-        moves: dict[int, str] = {}
-        extra: dict[int, dict[str, object]] = {}
-        id_owner: dict[str, int] = {}
         seen: dict[int, int] = {}
-        written = 0  # containers actually present in the document (alias accounting)
-        expanded = 0
         has_chance = False
         max_nodes = self.max_nodes
         may_alias = self.may_alias
@@ -250,113 +309,10 @@ class _Builder:
         while node < len(raws):
             raw = raws[node]
             inherited = deciders[parent[node]] if node else -1
-            if isinstance(raw, (dict, list)) and may_alias:
-                key = id(raw)
-                if key in seen:
-                    expanded += 1
-                    ancestor = parent[node]
-                    while ancestor >= 0:
-                        if raws[ancestor] is raw:
-                            raise self.fail(node, "cycle: this node contains itself (a YAML alias to an ancestor)")
-                        ancestor = parent[ancestor]
-                    if expanded > ALIAS_EXPANSION_FACTOR * max(written, 1000):
-                        raise self.fail(node, f"YAML aliases expand to more than {ALIAS_EXPANSION_FACTOR}x the nodes written out; refusing the file")
-                else:
-                    seen[key] = node
-                    written += 1
+            if may_alias and isinstance(raw, (dict, list)):
+                self._count_alias(node, raw, seen)
 
-            kind = LEAF
-            who = -1
-            children: list[Any] | None = None
-            value: Value | None = None
-
-            if isinstance(raw, dict):
-                if "id" in raw:
-                    name = raw["id"]
-                    if isinstance(name, bool) or not isinstance(name, (str, int)) or name == "":
-                        raise self.fail(node, f"id must be a non-empty name, found {_kind_of(name)}")
-                    name = str(name)
-                    if name in id_owner:
-                        line, _ = self._line_of(id_owner[name])
-                        where = f" (first at line {line})" if line is not None else ""
-                        self.explicit[node] = name
-                        raise self.fail(node, f"duplicate id {name!r}{where}")
-                    id_owner[name] = node
-                    self.explicit[node] = name
-                for key in raw:
-                    if key not in NODE_KEYS:
-                        raise self.fail(node, f"unknown key {str(key)!r} (known: {', '.join(sorted(NODE_KEYS))})")
-                if "move" in raw and raw["move"] is not None:
-                    move = raw["move"]
-                    if isinstance(move, (dict, list)):
-                        raise self.fail(node, f"move must be a label (text or a number), found {_kind_of(move)}")
-                    moves[node] = str(move)
-                if "p" in raw and (node == 0 or kinds[parent[node]] != CHANCE):
-                    raise self.fail(node, "p is given but the parent is not a chance node")
-                raw_children = raw.get("children")
-                has_value = "value" in raw and raw["value"] is not None
-                if "children" in raw:
-                    if not isinstance(raw_children, list):
-                        raise self.fail(node, f"children must be a list, found {_kind_of(raw_children)}")
-                    if not raw_children:
-                        raise self.fail(node, "inner node with no children (give children or a value)")
-                    if has_value:
-                        raise self.fail(node, "has both a value and children (a leaf has a value, an inner node children)")
-                    children = raw_children
-                elif not has_value:
-                    raise self.fail(node, "leaf without a value (give value, or children)")
-                declared = raw.get("type")
-                declared_kind = None
-                if declared is not None:
-                    declared_kind = _TYPES.get(str(declared).strip().lower())
-                    if declared_kind is None:
-                        raise self.fail(node, f"unknown type {declared!r} (expected max, min or chance)")
-                    if nplayer and declared_kind != CHANCE:
-                        raise self.fail(node, f"type {declared} is for two-player trees; in a {n_players}-player tree say whose move it is with player: NAME")
-                if children is None:
-                    value = self._leaf_value(node, raw["value"], n_players, nplayer)
-                else:
-                    given_player = raw.get("player")
-                    if given_player is not None:
-                        if declared_kind == CHANCE:
-                            raise self.fail(node, "a chance node has no player")
-                        who = self._player(node, given_player, player_index, n_players)
-                        if nplayer:
-                            kind = PLAYER
-                        else:
-                            kind = MAX if who == 0 else MIN
-                            if declared_kind is not None and declared_kind != kind:
-                                raise self.fail(node, f"type {declared} contradicts player {given_player}")
-                    elif declared_kind is not None:
-                        kind = declared_kind
-                    if kind == LEAF:  # untyped inner node: alternate
-                        kind, who = _alternate(inherited, nplayer, n_players)
-                    elif kind in (MAX, MIN):
-                        who = 0 if kind == MAX else 1
-                    if "eval" in raw and raw["eval"] is not None:
-                        evals[node] = self._leaf_value(node, raw["eval"], n_players, nplayer, what="eval")
-                    if "random" in raw and raw["random"] is not None:
-                        if kind == CHANCE:
-                            raise self.fail(node, "random (an opponent model) belongs on a decision node, not a chance node")
-                        try:
-                            share = parse_number(raw["random"])
-                        except ValueError as error:
-                            raise self.fail(node, f"random: {error}") from None
-                        if not 0 <= share <= 1:
-                            raise self.fail(node, f"random must be between 0 and 1, found {format_number(share)}")
-                        extra.setdefault(node, {})["random"] = share
-            elif isinstance(raw, list):
-                if nplayer and raw and all(_is_scalar_number(part) or isinstance(part, str) for part in raw):
-                    value = self._leaf_value(node, raw, n_players, nplayer)
-                else:
-                    if not raw:
-                        raise self.fail(node, "inner node with no children (an empty list)")
-                    children = raw
-                    kind, who = _alternate(inherited, nplayer, n_players)
-            elif raw is None:
-                raise self.fail(node, "empty node (null): give a number, a list or a mapping")
-            else:
-                value = self._leaf_value(node, raw, n_players, nplayer)
+            kind, who, children, value = self._read_node(node, raw, inherited)
 
             kinds.append(kind)
             players.append(who)
@@ -385,182 +341,8 @@ class _Builder:
                     probs.extend([None] * len(children))
             node += 1
 
-        tree = Tree(
-            kind=kinds,
-            first=array("q", first),
-            count=array("q", counts),
-            value=values,
-            player=array("h", players),
-            prob=probs if has_chance else None,
-            evals=evals,
-            explicit_ids=self.explicit,
-            moves=moves,
-            extra=extra,
-            players=self.players,
-            vector_payoffs=nplayer,
-            total=self.total,
-            bounds=self.bounds,
-            title=self.title,
-            source=self.source,
-        )
+        tree = self._tree(kinds, first, counts, values, players, probs if has_chance else None, nplayer)
         tree._parent = array("q", parent)
         self._check_default_id_clashes(tree)
         self.raws = []
         return tree
-
-    def _line_of(self, node: int) -> tuple[int | None, int | None]:
-        if self.source is None or self.source.locate is None:
-            return None, None
-        try:
-            return self.source.locate(self._path(node))
-        except (LookupError, TypeError, ValueError, AttributeError):
-            return None, None
-
-    def _player(self, node: int, given: Any, index: dict[str, int], n_players: int) -> int:
-        if isinstance(given, int) and not isinstance(given, bool):
-            if 0 <= given < n_players:
-                return given
-            raise self.fail(node, f"player {given} is out of range (players are numbered 0..{n_players - 1})")
-        name = str(given)
-        if name in index:
-            return index[name]
-        raise self.fail(node, f"unknown player {name!r} (players: {', '.join(index)})")
-
-    def _leaf_value(self, node: int, raw: Any, n_players: int, nplayer: bool, what: str = "value") -> Value:
-        if nplayer:
-            if not isinstance(raw, list):
-                raise self.fail(node, f"{what} must be a list of {n_players} numbers, one per player, found {_kind_of(raw)}")
-            if len(raw) != n_players:
-                raise self.fail(node, f"{what} has {len(raw)} numbers, expected {n_players} (one per player)")
-            try:
-                vector = tuple(parse_number(part) for part in raw)
-            except ValueError as error:
-                raise self.fail(node, f"{what}: {error}") from None
-            if self.total is not None and what == "value":
-                total = sum(vector)
-                if not _close(total, self.total):
-                    raise self.fail(node, f"value sums to {format_number(total)}, not the declared sum {format_number(self.total)}")
-            return vector
-        if isinstance(raw, list):
-            raise self.fail(node, f"{what} is a list, but this is a two-player tree (name 3 or more players for vectors)")
-        try:
-            number = parse_number(raw)
-        except ValueError as error:
-            raise self.fail(node, f"{what}: {error}" if what != "value" else str(error)) from None
-        if self.bounds is not None and what == "value" and not (self.bounds[0] <= number <= self.bounds[1]):
-            low, high = self.bounds
-            raise self.fail(node, f"value {format_number(number)} is outside the declared bounds [{format_number(low)}, {format_number(high)}]")
-        return number
-
-    def _probabilities(self, node: int, children: list[Any], start: int) -> list[Number]:
-        """The edge probabilities of a chance node's children (uniform when none is given)."""
-        given = [child.get("p") if isinstance(child, dict) else None for child in children]
-        present = [p is not None for p in given]
-        if not any(present):
-            share = Fraction(1, len(children))
-            return [1 if share == 1 else share] * len(children)
-        if not all(present):
-            missing = present.index(False)
-            raise self.fail(start + missing, "p is missing: give p to every child of this chance node, or to none")
-        probabilities: list[Number] = []
-        for position, raw in enumerate(given):
-            try:
-                p = parse_number(raw)
-            except ValueError as error:
-                raise self.fail(start + position, f"p: {error}") from None
-            if p < 0:
-                raise self.fail(start + position, f"p is negative ({format_number(p)})")
-            probabilities.append(p)
-        # Decimals are summed as the decimals written (0.3 + 0.3 + 0.3 is 0.9, not
-        # 0.8999999999999999), then allowed 1e-9 of slack; fractions must sum to 1 exactly.
-        decimal = any(isinstance(p, float) for p in probabilities)
-        total = sum(Fraction(repr(p)) if isinstance(p, float) else p for p in probabilities)
-        if (abs(total - 1) > 1e-9) if decimal else total != 1:
-            shown = format_number(float(total)) if decimal else format_number(total)
-            raise self.fail(node, f"probabilities sum to {shown}, not 1")
-        return probabilities
-
-    def _check_default_id_clashes(self, tree: Tree) -> None:
-        """An explicit id may equal another node's default id (``B.1``): refuse it.
-
-        Resolves each explicit id back to the node whose default id it would be,
-        instead of building every default id (millions of strings).
-        """
-        explicit = self.explicit
-        if not explicit:
-            return
-        owner = {name: node for node, name in explicit.items()}
-        first, count = tree.first, tree.count
-        root_unnamed = 0 not in explicit
-        for node, name in explicit.items():
-            if name == "root" and root_unnamed:
-                raise self.fail(node, "duplicate id 'root' (the default id of the unnamed root)")
-            parts = name.split(".")
-            for split in range(len(parts)):
-                if split == 0:
-                    if not root_unnamed:
-                        continue
-                    base = 0
-                else:
-                    base = owner.get(".".join(parts[:split]), -1)
-                    if base < 0:
-                        continue
-                current = base
-                for part in parts[split:]:
-                    if not part.isdigit() or part != str(int(part)) or int(part) == 0:
-                        current = -1
-                        break
-                    position = int(part) - 1
-                    if position >= count[current]:
-                        current = -1
-                        break
-                    current = first[current] + position
-                    if current in explicit:
-                        current = -1
-                        break
-                if current >= 0 and current != node:
-                    raise self.fail(node, f"duplicate id {name!r} (the default id of another node)")
-
-
-def _alternate(inherited: int, nplayer: bool, n_players: int) -> tuple[int, int]:
-    """Kind and player of an untyped inner node below decision ``inherited``."""
-    if nplayer:
-        who = 0 if inherited < 0 else (inherited + 1) % n_players
-        return PLAYER, who
-    if inherited == MAX:
-        return MIN, 1
-    return MAX, 0
-
-
-def _close(total: Number, target: Number) -> bool:
-    if isinstance(total, float) or isinstance(target, float):
-        return math.isclose(float(total), float(target), rel_tol=1e-9, abs_tol=1e-9)
-    return total == target
-
-
-def _is_scalar_number(raw: Any) -> bool:
-    return isinstance(raw, (int, float, Fraction)) and not isinstance(raw, bool)
-
-
-def _is_number_text(raw: Any) -> bool:
-    if not isinstance(raw, str):
-        return False
-    try:
-        parse_number(raw)
-    except ValueError:
-        return False
-    return True
-
-
-def _kind_of(raw: Any) -> str:
-    if raw is None:
-        return "null"
-    if isinstance(raw, bool):
-        return "a boolean"
-    if isinstance(raw, dict):
-        return "a mapping"
-    if isinstance(raw, list):
-        return "a list"
-    if isinstance(raw, str):
-        return f"the text {raw!r}"
-    return f"{raw!r}"

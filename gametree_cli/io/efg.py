@@ -14,6 +14,10 @@ Reading (:func:`read_efg`):
   repeated declaration must match it, as Gambit requires);
 * gametree solves perfect-information trees only: a player's information set
   reached at two nodes is refused;
+* a one-player game (a decision problem, perhaps with chance moves) becomes
+  a max-only document (every decision node ``type: max``, a leaf's value the
+  one payoff; ``players`` is the player and ``(no opponent)``, since a
+  document names two), solved by minimax, or expectiminimax with chance;
 * a two-player game whose terminal payoffs all sum to one constant becomes a
   max/min document (player 1 is ``max``, a leaf's value is player 1's payoff);
   a game of three or more players becomes an n-player document (``player``
@@ -40,7 +44,10 @@ from .efg_lexer import _tokenize
 from .efg_parse import _Parser
 from .efg_write import write_efg
 
-__all__ = ["read_efg", "write_efg"]
+__all__ = ["read_efg", "write_efg", "ONE_PLAYER_OPPONENT"]
+
+#: The second name of a one-player game's document (tree documents name two players).
+ONE_PLAYER_OPPONENT = "(no opponent)"
 
 
 def read_efg(text: str, filename: str = "<efg>", *, allow_general_sum: bool = False) -> dict[str, Any]:
@@ -77,7 +84,7 @@ def read_efg(text: str, filename: str = "<efg>", *, allow_general_sum: bool = Fa
         document["title"] = parser.title.strip()
     if parser.comment.strip():
         document["description"] = parser.comment.strip()
-    document["players"] = _player_names(parser.players)
+    document["players"] = _player_names(parser.players + [ONE_PLAYER_OPPONENT] * (len(parser.players) == 1))
     if general:
         document["general_sum"] = True
     document["root"] = _build_nodes(records, vectors)

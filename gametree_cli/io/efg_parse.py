@@ -108,11 +108,8 @@ class _Parser:
         self.title = self.take("string", "the game's title (a quoted string)").text
         self.take("open", "'{' before the player names")
         self.players = [token.text for token in self.list_of(("string",), "player names")]
-        if len(self.players) < 2:
-            raise self.error(
-                f"the game has {len(self.players)} player(s); gametree solves games of two or more players",
-                magic,
-            )
+        if not self.players:
+            raise self.error("the game has no players; gametree solves games of one or more players", magic)
         comment = self.optional("string")
         self.comment = comment.text if comment is not None else ""
 

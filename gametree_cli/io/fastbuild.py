@@ -22,7 +22,8 @@ from array import array
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
+from ..core.lazy import SMALL_TREE, lazy_module
+np = lazy_module("numpy")
 
 from ..core.model import CHANCE, LEAF, MAX, MIN, Source, Tree
 from ..core.numbers import INTEGER_BOUND, Number, Value, parse_number
@@ -35,7 +36,7 @@ __all__ = ["fast_build", "FAST_KEYS"]
 FAST_KEYS = frozenset({"type", "children", "value", "move", "p", "eval", "comment", "label"})
 _TYPES = {"max": MAX, "min": MIN, "chance": CHANCE}
 #: kind -> player number of two-player trees (MAX 0, MIN 1, others -1)
-_PLAYER_OF_KIND = np.array([-1, 0, 1, -1, -1], dtype=np.int16)
+_PLAYER_OF_KIND = (-1, 0, 1, -1, -1)
 # ``inherit`` codes per queued node: the nearest decision ancestor (MAX or MIN,
 # 0 for none) plus _UNDER_CHANCE when the parent is a chance node.
 _UNDER_CHANCE = 8
@@ -111,6 +112,7 @@ def _build(
     fast_keys = FAST_KEYS
     types = _TYPES
     leaf_values: list[Value] = []
+    known_shares: dict[tuple[Any, ...], list[Number]] = {}  # chance nodes' p as written -> the checked shares
     append_kind, append_count, append_value = kinds.append, counts.append, values.append
     append_leaf = leaf_values.append
     extend_raws = raws.extend
@@ -207,7 +209,7 @@ def _build(
                     raise _Bail
                 extend_raws(children)
                 if kind == CHANCE:
-                    chance_probs.append((start, _probabilities(children)))
+                    chance_probs.append((start, _probabilities(children, known_shares)))
                     inherit += bytes((code & 7 | _UNDER_CHANCE,)) * n_children
                 else:
                     inherit += bytes((kind if kind != LEAF else code & 7,)) * n_children
@@ -217,6 +219,8 @@ def _build(
         raws.clear()
 
     n = len(kinds)
+    if n < SMALL_TREE:
+        return _small_tree(kinds, counts, values, evals, moves, chance_probs, players, total, bounds, title, source)
     # the Tree's arrays, filled in place through NumPy views (no temporary copies: peak memory)
     count = array("q", counts)
     del counts
@@ -229,7 +233,7 @@ def _build(
     first_np += 1
     leaves = np.flatnonzero(count_np == 0)
     first_np[leaves] = 0
-    player = array("h", _PLAYER_OF_KIND[np.frombuffer(kinds, dtype=np.uint8)].tobytes())
+    player = array("h", np.asarray(_PLAYER_OF_KIND, dtype=np.int16)[np.frombuffer(kinds, dtype=np.uint8)].tobytes())
     prob: list[Number | None] | None = None
     if chance_probs:
         prob = [None] * n
@@ -263,9 +267,43 @@ def _build(
     return tree
 
 
-def _probabilities(children: list[Any]) -> list[Number]:
-    """A chance node's edge probabilities, as the general builder computes them."""
+def _small_tree(kinds: bytearray, counts: list[int], values: list[Value | None], evals: dict[int, Value],
+                moves: dict[int, str], chance_probs: list[tuple[int, list[Number]]], players: tuple[str, ...],
+                total: Number | None, bounds: tuple[Number, Number] | None, title: str | None,
+                source: Source | None) -> Tree:
+    """The same tree without NumPy, for a small file: loading NumPy would cost more than the whole run."""
+    if any(type(value) is int and not -INTEGER_BOUND < value < INTEGER_BOUND for value in values):
+        raise _Bail  # as the NumPy path: a leaf beyond int64 goes to the general builder, which refuses it
+    n = len(kinds)
+    first, following = array("q", bytes(8 * n)), 1
+    for node, children in enumerate(counts):
+        if children:
+            first[node] = following
+            following += children
+    prob: list[Number | None] | None = None
+    if chance_probs:
+        prob = [None] * n
+        for start, shares in chance_probs:
+            prob[start : start + len(shares)] = shares
+    return Tree(kind=kinds, first=first, count=array("q", counts), value=values,
+                player=array("h", [_PLAYER_OF_KIND[kind] for kind in kinds]), prob=prob, evals=evals, moves=moves,
+                players=players, total=total, bounds=bounds, title=title, source=source)
+
+
+def _probabilities(children: list[Any], known: dict[tuple[Any, ...], list[Number]] | None = None) -> list[Number]:
+    """A chance node's edge probabilities, as the general builder computes them.
+
+    ``known`` remembers the shares of each distinct list of ``p`` as written (with their
+    types: 1 and 1.0 differ), so a generated tree's million edges with a handful of
+    distinct lists (``"1/10"``, ``"1/5"``, ...) are parsed and summed once per list.
+    """
     given = [child.get("p") if type(child) is dict else None for child in children]
+    if known is not None and 0 not in given:  # (0.0 and -0.0 would share a key)
+        key = (*given, *map(type, given))
+        shares = known.get(key)
+        if shares is None:
+            shares = known[key] = _probabilities(children)
+        return shares
     n_given = sum(p is not None for p in given)
     if n_given == 0:
         share = Fraction(1, len(children))

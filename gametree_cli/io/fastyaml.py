@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 
 __all__ = ["fast_yaml_document", "plain_enough"]
 

@@ -34,7 +34,8 @@ import json
 from array import array
 from typing import NamedTuple
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 
 from ..core.model import Source, Tree
 from ..core.numeric import LazyValues, int64_view, numeric_from_array

@@ -14,22 +14,19 @@ import os
 from pathlib import Path
 from typing import Any, Callable
 
-import yaml
-
 from ..core.bulk import paused_gc
+from ..core.lazy import SMALL_TREE
 from ..core.progress import tick
 from ..core.errors import TreeFormatError
 from .files import read_input_text, read_stdin_text, write_atomically
 from ..core.model import Source, Tree
 from .document import DEFAULT_MAX_NODES, build_tree
 from .document_writer import TEXT_WRITERS
-from .deepyaml import DeepSafeLoader, DepthExceeded, read_by_depth
 from .efg import read_efg
-from .fastyaml import fast_yaml_document
 from .jsonscan import scan_or_decline
-from .locate import Locator, deep_call, json_locator, yaml_locator
+from .locate import Locator, json_locator
 from .partial import first_error
-from .strict_json import line_column, loads_strict, not_utf8, too_long_integer
+from .strict_json import loads_strict, not_utf8
 
 __all__ = [
     "load_tree",
@@ -81,6 +78,11 @@ def format_for(name: str) -> str | None:
     return EXTENSIONS.get(Path(name).suffix.lower())
 
 
+#: texts shorter than this (bytes or characters) skip the scanner: it hands over NumPy arrays, and importing
+#: NumPy costs more than reading a small file (a tree of SMALL_TREE nodes takes at least this many)
+_SCAN_FROM = 2 * SMALL_TREE
+
+
 def _read_json(text: str, name: str) -> tuple[Any, Locator | None]:
     if not text.strip():
         raise TreeFormatError("empty file: expected a tree", file=name, line=1)
@@ -93,129 +95,20 @@ def _read_json(text: str, name: str) -> tuple[Any, Locator | None]:
     return document, json_locator(text)
 
 
-class _UniqueKeys:
-    """PyYAML's safe loading, refusing a key given twice in one mapping.
-
-    PyYAML keeps the last of two ``children:`` silently; a user who wrote both
-    meant something else. (The fast reader refuses duplicates too, and hands
-    such files to this loader for the message.)
-    """
-
-    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-        seen: dict[str, int] = {}
-        for key_node, _ in node.value if isinstance(node, yaml.MappingNode) else ():  # !!map on a scalar: PyYAML says
-            if isinstance(key_node, yaml.ScalarNode) and key_node.value != "<<":
-                if key_node.value in seen:
-                    raise yaml.constructor.ConstructorError(
-                        None, None,
-                        f"the key {key_node.value!r} is given twice in one mapping (also at line {seen[key_node.value]})",
-                        key_node.start_mark,
-                    )
-                seen[key_node.value] = key_node.start_mark.line + 1
-        return super().construct_mapping(node, deep)  # type: ignore[misc]
-
-
-class _TagChecks(_UniqueKeys):
-    """Says where a tagged value is that PyYAML's constructors crash on or
-    cannot convert (``!!timestamp x``, ``!!bool x``, ``!!int ""``, ``!!int
-    1/3``). A wrapper per node costs a third more time, so only a load that
-    raised is repeated with it."""
-
-    def construct_object(self, node: Any, deep: bool = False) -> Any:
-        try:
-            return super().construct_object(node, deep)  # type: ignore[misc]
-        except _CONSTRUCTOR_CRASHES as error:
-            if isinstance(error, ValueError) and "digits" in str(error):
-                raise  # an integer too long: located by too_long_integer
-            why = f" ({error})" if isinstance(error, ValueError) else ""
-            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-            raise yaml.constructor.ConstructorError(
-                None, None, f"the value {node.value!r} does not fit its tag {tag}{why}", node.start_mark) from None
-
-
-_CONSTRUCTOR_CRASHES = (AttributeError, KeyError, IndexError, TypeError, ValueError)
-
-#: Deepest YAML nesting read (mappings and lists; a tree level written as
-#: ``{children: [...]}`` is two). Past libyaml's own cap (1,000 levels) PyYAML's
-#: pure-Python parser reads 25,000-50,000 levels a second (docs/limits.md).
-YAML_MAX_DEPTH = 200_000
-
-_LIBYAML = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _UniqueKeyLoader(_UniqueKeys, _LIBYAML):  # type: ignore[misc,valid-type]
-    """libyaml's loader (PyYAML's own when libyaml is missing): ordinary files."""
-
-
-class _TagCheckingLoader(_TagChecks, _LIBYAML):  # type: ignore[misc,valid-type]
-    pass
-
-
-class _DeepUniqueKeyLoader(_UniqueKeys, DeepSafeLoader):
-    """PyYAML's pure-Python loader, any depth up to :data:`YAML_MAX_DEPTH`: files libyaml cannot nest."""
-
-    max_depth = YAML_MAX_DEPTH
-
-
-class _DeepTagCheckingLoader(_TagChecks, DeepSafeLoader):
-    max_depth = YAML_MAX_DEPTH
-
-
-def _load_yaml(text: str, deep: bool) -> Any:
-    """PyYAML's document for ``text``; a tagged value it cannot construct becomes a located ConstructorError."""
-    loader, checking = (_DeepUniqueKeyLoader, _DeepTagCheckingLoader) if deep else (_UniqueKeyLoader, _TagCheckingLoader)
-    try:
-        return yaml.load(text, loader)
-    except _CONSTRUCTOR_CRASHES as error:
-        if isinstance(error, ValueError) and "digits" in str(error):
-            raise
-        return yaml.load(text, checking)
-
-
 def _read_yaml(text: str, name: str) -> tuple[Any, Locator | None]:
-    parsed, document = fast_yaml_document(text)  # a plain file: 10-30x faster, same document
-    if parsed and document is not None:
-        return document, yaml_locator(text)
-    try:
-        document = deep_call(read_by_depth, text, lambda deep: _load_yaml(text, deep))
-    except DepthExceeded as error:
-        raise TreeFormatError(f"the YAML nests deeper than {YAML_MAX_DEPTH:,} levels; write deep trees in JSON",
-                              file=name, line=error.mark.line + 1, column=error.mark.column + 1) from None
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        problem = error.problem or error.context or "invalid YAML"
-        if problem.startswith("could not determine a constructor for the tag"):
-            tag = problem.rsplit(" ", 1)[-1].strip("'").replace("tag:yaml.org,2002:", "!!")
-            problem = f"the tag {tag} is not allowed: gametree reads plain YAML data (standard tags only)"
-            raise TreeFormatError(problem, file=name, line=mark.line + 1 if mark else None,
-                                  column=mark.column + 1 if mark else None) from None
-        at_tab = mark is not None and 0 <= mark.index < len(text) and text[mark.index] == "\t"
-        if at_tab or "'\\t'" in problem or "\t" in problem:
-            problem = "a tab character: YAML indentation must use spaces"
-        else:
-            problem = f"invalid YAML: {problem}"
-            if error.context:
-                problem += f" ({error.context})"
-        line = mark.line + 1 if mark is not None else None
-        column = mark.column + 1 if mark is not None else None
-        raise TreeFormatError(problem, file=name, line=line, column=column) from None
-    except yaml.reader.ReaderError as error:  # a character YAML does not allow, e.g. NUL
-        character = error.character if isinstance(error.character, str) else chr(error.character)
-        # libyaml's position counts bytes; the first occurrence of the character is the one it reports
-        line, column = line_column(text, text.find(character) if character in text else error.position)
-        raise TreeFormatError(f"invalid YAML: the character U+{ord(character):04X} is not allowed in YAML text",
-                              file=name, line=line, column=column) from None
-    except yaml.YAMLError as error:
-        raise TreeFormatError(f"invalid YAML: {error}", file=name) from None
-    except RecursionError:
-        raise TreeFormatError("the YAML nests too deeply to read", file=name) from None
-    except ValueError as error:  # PyYAML converting a tagged or implicit scalar (int, float, timestamp)
-        if "digits" in str(error):  # an integer of more than MAX_DIGITS digits
-            raise too_long_integer(text, name) from None
-        raise TreeFormatError(f"invalid YAML: a value that cannot be converted: {error}", file=name) from None
-    if document is None:
-        raise TreeFormatError("empty file: expected a tree", file=name, line=1)
-    return document, yaml_locator(text)
+    """YAML through :mod:`.yaml_reader`, imported (with PyYAML) only when a YAML file is read."""
+    from .yaml_reader import read_yaml
+
+    return read_yaml(text, name)
+
+
+def __getattr__(name: str) -> Any:
+    """The YAML reader's names, as they were when they lived here (``YAML_MAX_DEPTH``)."""
+    if name in ("YAML_MAX_DEPTH", "_load_yaml"):
+        from . import yaml_reader
+
+        return getattr(yaml_reader, name.lstrip("_") if name == "_load_yaml" else name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 FORMATS["json"] = _read_json
@@ -249,7 +142,8 @@ def parse_tree(
     _refuse_undecoded_bytes(text, name)
     with paused_gc():
         tick("parse")
-        if fmt == "json" or (fmt is None and not _may_alias(text, fmt)):
+        # a small file goes to json.loads and the document builder, which need no NumPy (core/lazy.py)
+        if (fmt == "json" or (fmt is None and not _may_alias(text, fmt))) and len(text) >= _SCAN_FROM:
             # a plain two-player JSON file: the scanner, when compiled, reads it without json.loads;
             # where it stops, a bad file's mistake is usually found from a few nodes (formats/partial.py)
             source = Source(name, json_locator(text))
@@ -350,7 +244,19 @@ register_format("efg", (".efg",), document_reader=_read_efg)
 for _name, _render in TEXT_WRITERS.items():
     TREE_WRITERS[_name] = _text_writer(_render)
 
-# gametree's own binary format: a reader and a writer of whole trees.
-from .binary import read_binary, write_binary  # noqa: E402
+# gametree's own binary format: a reader and a writer of whole trees (NumPy arrays: imported when used).
 
-register_format("gtb", (".gtb",), tree_reader=read_binary, tree_writer=write_binary)
+
+def _read_binary(path: Path, name: str) -> Tree:
+    from .binary import read_binary
+
+    return read_binary(path, name)
+
+
+def _write_binary(tree: Tree, path: Path) -> None:
+    from .binary import write_binary
+
+    write_binary(tree, path)
+
+
+register_format("gtb", (".gtb",), tree_reader=_read_binary, tree_writer=_write_binary)

@@ -14,9 +14,9 @@ import sys
 import threading
 from typing import Any, Callable, TypeVar
 
-import yaml
+from ..core.lazy import lazy_module
+yaml = lazy_module("yaml")
 
-from .deepyaml import DeepSafeLoader, read_by_depth
 
 from . import scan_skip
 
@@ -76,6 +76,8 @@ def yaml_locator(text: str) -> Locator:
 
     def document() -> Any:
         if "doc" not in cache:
+            from .deepyaml import DeepSafeLoader, read_by_depth  # PyYAML: only for YAML files
+
             libyaml = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
             try:
                 cache["doc"] = deep_call(read_by_depth, text, lambda deep: yaml.compose(text, DeepSafeLoader if deep else libyaml))

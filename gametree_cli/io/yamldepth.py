@@ -21,7 +21,8 @@ from __future__ import annotations
 import functools
 import re
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 
 __all__ = ["nests_deeper_than", "opener_past_limit"]
 

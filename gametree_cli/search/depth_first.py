@@ -14,7 +14,8 @@ Max and min are written once: a node has a ``sign`` (+1 at max, -1 at min)
 and wants a high ``sign * value``; its ``own`` bound is the one it moves
 (alpha at max, beta at min), its ``rival`` the one it must not reach (beta
 at max, alpha at min). ``--variant hard`` moves ``own`` instead of ``v`` and
-returns a bound; ``--strict`` prunes only on ``>``/``<``; ``prune=False`` is
+returns a bound (the rival one after a cut); ``--variant practical`` (the
+notes' form) moves ``own`` too, but returns it also after a cut; ``--strict`` prunes only on ``>``/``<``; ``prune=False`` is
 minimax. The recursion is an explicit stack of :class:`Frame`\\ s, so a
 chain a million nodes deep needs no Python recursion.
 
@@ -136,12 +137,13 @@ class Visits:
 def walk(kind: cython.const[cython.uchar][::1], first: cython.const[cython.longlong][::1],
          count: cython.const[cython.longlong][::1], key: cython.const[cython.longlong][::1],
          depth_limit: cython.longlong, prune: cython.bint, hard: cython.bint, strict: cython.bint,
-         child_order: Any, report: Any, buffers: tuple) -> tuple:
+         child_order: Any, report: Any, buffers: tuple, practical: cython.bint = False) -> tuple:
     """Search the tree (``kind``, ``first``, ``count``) from node 0, writing :class:`Visits`
     into ``buffers`` (its arrays: order, value, alpha, beta, flags, cut_at).
 
     ``key`` orders the sources (``len(kind) + 2`` entries); ``depth_limit`` -1 is
-    none; ``prune`` False is minimax; ``hard``/``strict`` the variants;
+    none; ``prune`` False is minimax; ``hard``/``strict`` the variants
+    (``hard`` with ``practical``: the notes' form, which returns its own bound after a cut);
     ``child_order`` None (file order) or per node its child positions in search
     order; ``report`` None or what turns steps into events (``call``, ``leaf``,
     ``cut``, ``ret``). Returns ``(visits, leaves, cutoffs)``.
@@ -203,8 +205,9 @@ def walk(kind: cython.const[cython.uchar][::1], first: cython.const[cython.longl
                 f.position += 1
                 depth = f.depth + 1
                 break
-            # the node returns: fail-soft v; fail-hard the rival bound after a cut, else its own
-            result = (f.rival if cut else f.own) if hard else f.v
+            # the node returns: fail-soft v; fail-hard the rival bound after a cut, else its own;
+            # the notes' practical form its own bound always
+            result = (f.rival if cut and not practical else f.own) if hard else f.v
             bits = _CUT if cut else 0
             if prune:  # outside the window it was entered with, a value is a bound
                 if s * key[result] <= s * key[f.entry]:

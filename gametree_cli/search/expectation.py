@@ -26,7 +26,7 @@ from __future__ import annotations
 from decimal import Context, Decimal, Inexact
 from fractions import Fraction
 from math import lcm
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from ..core.numbers import INF, NEG_INF, Number, normalize
 
@@ -39,6 +39,7 @@ __all__ = [
     "chance_weights",
     "divide",
     "as_written",
+    "decide",
 ]
 
 
@@ -181,3 +182,18 @@ def _numerator(number: Number) -> Decimal:
 
 def _denominator(number: Number) -> int:
     return number.denominator if isinstance(number, Fraction) else 1
+
+
+def decide(maximizing: bool, share: Number | None, children: Sequence[Number]) -> tuple[int, Number, dict[str, Any] | None]:
+    """A decision node over its children's exact values: ``(position chosen, value, detail)``.
+
+    The first best child (max or min, as the node's side says); with an
+    opponent model's ``share``, the value mixes that optimum with the mean,
+    and the detail says so (``random``, ``optimal``, ``mean``).
+    """
+    optimal = max(children) if maximizing else min(children)
+    position = children.index(optimal)
+    if share is None:
+        return position, optimal, None
+    mean = uniform_mean(children)
+    return position, mix(share, optimal, mean), {"random": share, "optimal": optimal, "mean": mean}

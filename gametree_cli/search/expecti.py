@@ -24,13 +24,14 @@ Reference: Russell & Norvig, *AIMA* 3rd ed., section 5.5 (EXPECTIMINIMAX).
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .events import Observer
 from ..core.model import CHANCE, MAX, MIN, Tree
 from ..core.numbers import Number, Value
-from .record import PruningLog, SearchRecord
-from .expectation import expected_value, mix, uniform_mean
+from .pruning_log import PruningLog
+from .record import SearchRecord
+from .expectation import decide, expected_value
 from .value_search import CHILDREN, END, Frame, Rules, walk
 
 if TYPE_CHECKING:
@@ -126,21 +127,6 @@ class ExpectiRules(Rules):
 def _uniform(size: int) -> Number:
     """The probability of each of ``size`` equally likely children (1, not 1/1, for one)."""
     return Fraction(1, size) if size > 1 else 1
-
-
-def decide(maximizing: bool, share: Number | None, children: Sequence[Number]) -> tuple[int, Number, dict[str, Any] | None]:
-    """A decision node over its children's exact values: ``(position chosen, value, detail)``.
-
-    The first best child (max or min, as the node's side says); with an
-    opponent model's ``share``, the value mixes that optimum with the mean,
-    and the detail says so (``random``, ``optimal``, ``mean``).
-    """
-    optimal = max(children) if maximizing else min(children)
-    position = children.index(optimal)
-    if share is None:
-        return position, optimal, None
-    mean = uniform_mean(children)
-    return position, mix(share, optimal, mean), {"random": share, "optimal": optimal, "mean": mean}
 
 
 def opponent_models(tree: Tree) -> dict[int, Number]:

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 
 from ..core.model import Tree
 from ..core.numeric import LIMIT, _scaled, int64_view, numeric_values

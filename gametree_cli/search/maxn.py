@@ -29,7 +29,8 @@ from ..core.errors import AlgorithmError, IllegalTreeError
 from .events import Observer
 from ..core.model import CHANCE, Tree
 from ..core.numbers import Number, Value, format_number, format_value, normalize
-from .record import Cut, PruningLog, SearchRecord
+from .pruning_log import PruningLog
+from .record import Cut, SearchRecord
 from .expectation import expected_vector
 from ..core.levels import level_bounds
 from .value_search import CHILDREN, END, Frame, Rules, walk

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 
 from ..core.columns import Column
 from .events import CALL, CUT, LEAF, RETURN, Event, Observer
@@ -65,9 +66,11 @@ def alphabeta(
         depth_limit: stop this many plies below the root and use ``eval``.
         observer: receives every call, leaf, cut and return.
         variant: ``"soft"`` (AIMA, the contract's default: prune on
-            ``v >= beta`` / ``v <= alpha`` and return ``v``) or ``"hard"``
-            (the "practical" course form: keep alpha/beta, return ``beta`` /
-            ``alpha`` on a cut and the bound otherwise).
+            ``v >= beta`` / ``v <= alpha`` and return ``v``), ``"hard"``
+            (classic fail-hard: keep alpha/beta, return ``beta`` / ``alpha``
+            on a cut and the node's own bound otherwise) or ``"practical"``
+            (the course notes' form: keep alpha/beta, prune on
+            ``beta <= alpha`` and return the node's own bound, cut or not).
         strict: prune only on ``>`` / ``<`` (some courses grade this way).
         child_order: per node, the order to search its children in (default:
             file order); see ``--order``.
@@ -77,13 +80,14 @@ def alphabeta(
         (bounds, not exact values, below a cut-off: see
         :meth:`~gametree_cli.search.record.SearchRecord.bound_kind`).
     """
-    return depth_first("alphabeta", tree, depth_limit, observer, prune=True, hard=variant == "hard", strict=strict,
-                       child_order=child_order, options={"variant": variant, "strict": strict})
+    return depth_first("alphabeta", tree, depth_limit, observer, prune=True, hard=variant in ("hard", "practical"),
+                       strict=strict, child_order=child_order, options={"variant": variant, "strict": strict},
+                       practical=variant == "practical")
 
 
 def depth_first(name: str, tree: Tree, depth_limit: int | None, observer: Observer | None, *, prune: bool,
                 hard: bool = False, strict: bool = False, child_order: Any = None,
-                options: dict[str, Any] | None = None) -> SearchRecord:
+                options: dict[str, Any] | None = None, practical: bool = False) -> SearchRecord:
     """Run :func:`.search.walk` on ``tree`` and make its record."""
     from . import depth_first as search
     from .keys import comparison_keys
@@ -97,7 +101,7 @@ def depth_first(name: str, tree: Tree, depth_limit: int | None, observer: Observ
     buffers = tuple(map(memoryview, (order, value, alpha, beta, flags, cut_at)))
     visits, leaves, cutoffs = search.walk(tree.kind, _int64(tree.first), _int64(tree.count), memoryview(key),
                                           -1 if depth_limit is None else depth_limit, prune, hard, strict,
-                                          child_order, report, buffers)
+                                          child_order, report, buffers, practical)
     order = order[:visits]
     slot_of = np.full(n, -1, dtype=np.int32 if n < (1 << 31) else np.int64)
     slot_of[order] = np.arange(visits, dtype=slot_of.dtype)

@@ -9,7 +9,10 @@ from .events import Observer
 from ..core.model import Tree
 from .record import SearchRecord
 
-__all__ = ["Options", "Algorithm"]
+__all__ = ["Options", "Algorithm", "VARIANTS"]
+
+#: alpha-beta's forms (docs/solving.md): AIMA's fail-soft, classic fail-hard, the course notes' practical form
+VARIANTS = ("soft", "hard", "practical")
 
 
 @dataclass
@@ -18,7 +21,7 @@ class Options:
 
     Attributes:
         depth: plies below the root at which to stop and use ``eval``.
-        variant: alpha-beta's form, ``soft`` (default) or ``hard``.
+        variant: alpha-beta's form, ``soft`` (default), ``hard`` or ``practical`` (:data:`VARIANTS`).
         strict: prune only on strict inequalities.
         order: children order for pruning searches: ``given``, ``best``, ``worst``.
         extra: algorithm-specific settings (``ties``, ``sum``, ``bounds``...).

@@ -24,17 +24,17 @@ columns, so views never branch on how a record is stored.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 
 from ..core.columns import BoundMap, Column
-from ..core.model import CHANCE, Tree
+from ..core.model import CHANCE, MAX, MIN, Tree
 from ..core.numbers import Value
 from .record_facts import CUT, EXACT, HORIZON, LOWER, UPPER, Cut, Stats, cut_reasons, skipped_children
 
-__all__ = ["Stats", "Cut", "SearchRecord", "PruningLog", "EXACT", "LOWER", "UPPER", "CUT", "HORIZON"]
+__all__ = ["Stats", "Cut", "SearchRecord", "EXACT", "LOWER", "UPPER", "CUT", "HORIZON"]
 
 class SearchRecord:
     """Everything one run of an algorithm found out.
@@ -47,7 +47,13 @@ class SearchRecord:
             (the depth-first search fills them; None for records made from lists).
         best: decision node -> the child it chose, when the search said so.
         bound: shallow pruning only: inner node -> the Bound it was searched with.
+        engine: which path made it: ``"search"`` (the depth-first search) or ``"sweep"``
+            (the NumPy level sweep); ``python_levels``: how many top levels the sweep
+            left to the Python rules (int64 would have overflowed there).
     """
+
+    engine = "search"
+    python_levels = 0
 
     def __init__(
         self,
@@ -90,6 +96,8 @@ class SearchRecord:
         self._cuts, self._derived_cuts = cuts, None if cuts is None else cuts
         self._horizon, self._derived_horizon = horizon, None if horizon is None else horizon
         self._order = order
+        #: Star2 only: probed node -> (the bound its probe gave: "lower", "upper" or None, the probe's value)
+        self.probes: dict[int, tuple[str | None, Value]] | None = None
 
     # -- the columns as the dicts and lists they replace ---------------------------------
 
@@ -152,18 +160,60 @@ class SearchRecord:
     def bound_kind(self, node: int) -> int:
         """EXACT, LOWER, UPPER or LOWER | UPPER (a bound, side unknown) for a visited node.
 
-        From the depth-first search's flags; a record made from lists knows
-        only that every value is exact when nothing was cut and no value was
-        clamped (``--variant hard``).
+        From the depth-first search's flags; a record made from lists (Star1,
+        Star2, shallow pruning) knows the side at its cut nodes from the cut,
+        and otherwise only that every value is exact when nothing was cut and
+        no value was clamped (``--variant hard``).
         """
         if self.flags is not None:
             slot = node if self.values.slot_of is None else int(self.values.slot_of[node])
             return int(self.flags[slot]) & (LOWER | UPPER)
-        if self.stats.cutoffs == 0 and not self._pruned and self.options.get("variant") != "hard":
+        side = self._side_of_cut(node)
+        if side is not None:
+            return side
+        if self.stats.cutoffs == 0 and not self._pruned and self.options.get("variant") not in ("hard", "practical"):
             return EXACT
         return LOWER | UPPER
 
+    def _side_of_cut(self, node: int) -> int | None:
+        """LOWER or UPPER at a cut node of a record without flags: the bound its cut returned."""
+        cut = self.cut(node)
+        if cut is None or self.tree.count[node] == 0 or self.at_horizon(node):
+            return None
+        if cut.value_name in ("upper", "probed upper"):  # Star1/Star2 at a chance node: the bound that met the window
+            return UPPER
+        if cut.value_name in ("lower", "probed lower"):
+            return LOWER
+        kind = self.tree.kind[node]
+        return LOWER if kind == MAX else UPPER if kind == MIN else None
+
+    def skipped_nothing(self, node: int) -> bool:
+        """A cut at the node's last child: counted in ``stats.cutoffs`` (as course traces count it),
+        but no child was left to prune; views say the bound was reached there, not "pruned"."""
+        cut = self.cut(node)
+        if cut is None or cut.value_name.startswith("probed"):  # Star2: the probes' cut prunes the probed children's rest
+            return False
+        values = self.values
+        return all(values[child] is not None for child in self.tree.children(node))
+
     # -- chunks of nodes (writers) ------------------------------------------------------------
+
+    def bound_kinds(self, nodes: np.ndarray) -> np.ndarray | None:
+        """Per node of ``nodes`` (int64) its :meth:`bound_kind` bits (EXACT where never visited), in bulk;
+        for a record without flags, the sides of its cut nodes (None when it has none)."""
+        if self.flags is None:
+            if not self.cuts:
+                return None
+            cut_kinds = np.zeros(len(nodes), dtype=np.uint8)
+            for position, node in enumerate(nodes.tolist()):
+                if node in self.cuts:
+                    cut_kinds[position] = self._side_of_cut(node) or 0
+            return cut_kinds
+        slots = self.values.slots(nodes)
+        kinds = np.zeros(len(nodes), dtype=np.uint8)
+        here = slots >= 0
+        kinds[here] = self.flags[slots[here]] & (LOWER | UPPER)
+        return kinds
 
     def visited_mask(self, nodes: np.ndarray) -> np.ndarray:
         return self.values.has(nodes)
@@ -332,38 +382,10 @@ class SearchRecord:
             return {}
         return cut_reasons(self.tree, nodes, self.values.take(nodes), self._alpha.take(nodes),
                            self._beta.take(nodes), bool(self.options.get("strict")),
-                           self.options.get("variant") == "hard")
+                           self.options.get("variant") in ("hard", "practical"),
+                           self.options.get("variant") == "practical")
 
     def _pruned_from_cuts(self) -> list[int]:
         if self._cut_at is None or not len(self._cut_at):
             return []
         return skipped_children(self.tree, self._cut_at, self._child_order)
-
-
-@dataclass(eq=False)
-class PruningLog:
-    """What a pruning search that builds Python values (Star1) fills in as it goes.
-
-    The search binds these containers to locals for its hot loop; the log
-    then hands them to a :class:`SearchRecord`, which wraps them in columns.
-    """
-
-    values: list[Value | None]
-    alpha: dict[int, Value] = field(default_factory=dict)
-    beta: dict[int, Value] = field(default_factory=dict)
-    best: dict[int, int] = field(default_factory=dict)
-    cuts: dict[int, Cut] = field(default_factory=dict)
-    pruned: list[int] = field(default_factory=list)
-    order: list[int] = field(default_factory=list)
-    horizon: set[int] = field(default_factory=set)
-
-    @classmethod
-    def for_tree(cls, tree: Tree) -> "PruningLog":
-        """Empty containers, and a value slot per node of ``tree``."""
-        return cls([None] * len(tree.kind))
-
-    def record(self, algorithm: str, tree: Tree, stats: Stats, depth_limit: int | None,
-               options: dict[str, Any]) -> SearchRecord:
-        return SearchRecord(algorithm, tree, self.values[0], self.values, best=self.best, pruned=self.pruned,
-                            stats=stats, alpha=self.alpha, beta=self.beta, cuts=self.cuts, horizon=self.horizon,
-                            order=self.order, depth_limit=depth_limit, options=options)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 
 from ..core.model import MAX, Tree
 from ..core.numbers import Value, format_value
@@ -57,12 +58,13 @@ class Cut(NamedTuple):
 
 
 def cut_reasons(tree: Tree, nodes: np.ndarray, values: list[Value], alphas: list[Value], betas: list[Value],
-                strict: bool, hard: bool) -> dict[int, Cut]:
+                strict: bool, hard: bool, practical: bool = False) -> dict[int, Cut]:
     """Each alpha-beta cut's reason, from the node's value and the bounds it returned with.
 
     Fail-soft: ``v`` met the other side's bound (``v >= beta`` at max) and
     was returned. Fail-hard: the node's own bound met the other one
-    (``alpha >= beta`` at max) and the other was returned.
+    (``alpha >= beta`` at max) and the other was returned; in the notes'
+    practical form (``hard`` and ``practical``) its own was returned.
     """
     ops = {True: ">" if strict else ">=", False: "<" if strict else "<="}
     kind = tree.kind
@@ -70,8 +72,8 @@ def cut_reasons(tree: Tree, nodes: np.ndarray, values: list[Value], alphas: list
     for node, value, alpha, beta in zip(nodes.tolist(), values, alphas, betas):
         is_max = kind[node] == MAX
         if hard:
-            cut = Cut(alpha, ops[True], "beta", beta, beta, "alpha") if is_max else \
-                Cut(beta, ops[False], "alpha", alpha, alpha, "beta")
+            cut = Cut(alpha, ops[True], "beta", beta, alpha if practical else beta, "alpha") if is_max else \
+                Cut(beta, ops[False], "alpha", alpha, beta if practical else alpha, "beta")
         else:
             cut = Cut(value, ops[True], "beta", beta, value) if is_max else Cut(value, ops[False], "alpha", alpha, value)
         cuts[node] = cut

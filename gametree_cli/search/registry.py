@@ -17,7 +17,7 @@ from ..core.progress import tick
 from .record import SearchRecord
 from ..core.levels import level_bounds
 from .minimax import alphabeta, minimax
-from .options import Algorithm, Options
+from .options import VARIANTS, Algorithm, Options
 
 __all__ = [
     "Algorithm",
@@ -29,6 +29,7 @@ __all__ = [
     "fitting_algorithms",
     "solve",
     "check_depth_limit",
+    "VARIANTS",
 ]
 
 
@@ -45,7 +46,10 @@ def get_algorithm(name: str) -> Algorithm:
     try:
         return ALGORITHMS[name.strip().lower()]
     except KeyError:
-        raise AlgorithmError(f"unknown algorithm {name!r} (known: {', '.join(ALGORITHMS)})") from None
+        from ..core.suggest import did_you_mean
+
+        hint = did_you_mean(name, ALGORITHMS)
+        raise AlgorithmError(f"unknown algorithm {name!r}{hint} (known: {', '.join(ALGORITHMS)})") from None
 
 
 def default_algorithm(tree: Tree) -> str:
@@ -105,8 +109,8 @@ def solve(
         if reason == HAS_CHANCE:  # point at the first chance node, where a user looks
             raise tree.error(AlgorithmError, message, tree.kind.index(CHANCE))
         raise AlgorithmError(message, file=tree.source.name if tree.source else None)
-    if options.variant not in ("soft", "hard"):
-        raise AlgorithmError(f"unknown variant {options.variant!r} (expected soft or hard)")
+    if options.variant not in VARIANTS:
+        raise AlgorithmError(f"unknown variant {options.variant!r} (expected {', '.join(VARIANTS)})")
     if options.depth is not None:
         check_depth_limit(tree, options.depth)
     tick("solve")
@@ -179,7 +183,7 @@ def _run_alphabeta(tree: Tree, options: Options, observer: Observer | None) -> S
 
 register(Algorithm(
     "alphabeta",
-    "alpha-beta pruning (fail-soft; --variant hard, --strict)",
+    "alpha-beta pruning (fail-soft; --variant hard|practical, --strict)",
     _unfit_two_player,
     _run_alphabeta,
     prunes=True,
@@ -208,6 +212,16 @@ register(Algorithm(
     "expectiminimax value with Ballard's Star1 pruning at chance nodes (needs bounds)",
     _star1.unfit_star1,
     _star1.run_star1,
+    prunes=True,
+))
+
+from . import star2 as _star2  # noqa: E402
+
+register(Algorithm(
+    "star2",
+    "Star1 with Ballard's probing phase at chance nodes (needs bounds)",
+    _star1.unfit_star1,
+    _star2.run_star2,
     prunes=True,
 ))
 

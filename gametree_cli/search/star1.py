@@ -43,9 +43,11 @@ from ..core.errors import AlgorithmError, IllegalTreeError
 from .events import Event, Observer
 from ..core.model import CHANCE, MAX, MIN, Tree
 from ..core.numbers import INF, NEG_INF, Number, Value, format_number
-from .record import Cut, PruningLog, SearchRecord
+from .pruning_log import PruningLog
+from .record import Cut, SearchRecord
 from .expectation import as_written, chance_weights, divide, expected_value, unscale
-from .expecti import decide, opponent_models, unfit_chance
+from .expectation import decide
+from .expecti import opponent_models, unfit_chance
 from ..core.levels import level_bounds
 from .value_search import ALPHA, BETA, Frame, Rules, walk
 

@@ -10,13 +10,18 @@ Exactness is kept, never traded for speed:
 
 * integer and fraction values become int64 numerators over one common
   denominator (per level, since expectations multiply denominators); any
-  risk of overflow, checked with Python integers before each level, falls
-  back to the pure-Python search;
-* decimal (float) values take a float64 path for max/min only; expectations
-  over decimals keep the Python path, which sums them as the decimals they
-  print as (see ``algorithms/chance.py``).
+  risk of overflow is checked with Python integers before each level, and
+  the levels from there up are computed by the Python search's own rules
+  over the level below (:mod:`~gametree_cli.search.sweep_written`);
+* decimal probabilities and decimal leaves under chance nodes are int64
+  numerators of the decimals as written (:mod:`~gametree_cli.core.written`), with
+  a per-node flag for values that are decimals: the record prints those as
+  the float the Python search gives, the exact sum rounded once;
+* decimal values of trees without chance nodes take a float64 path (max and
+  min only pick values).
 
-The values reach the record as a scaled :class:`~gametree_cli.core.columns.Column`,
+The values reach the record as a scaled :class:`~gametree_cli.core.columns.Column`
+(a :class:`~gametree_cli.core.written_column.WrittenColumn` when some are decimals),
 which turns a node's entry into a Python ``int`` / ``Fraction`` / ``float``
 only when a view reads it: a million-node search does not pay for a million
 Python numbers nobody prints.
@@ -26,8 +31,10 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Sequence
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 
 from ..core.model import CHANCE, MAX, MIN, Tree
 from ..core.numbers import Value
@@ -36,7 +43,10 @@ from ..core.columns import Column
 from ..core.numeric import Numeric, _scaled, int64_view, numeric_values
 from ..core.progress import tick
 from .record import SearchRecord, Stats
+from ..core.written import exactly_decimal, written_leaves
+from ..core.written_column import written_column
 from ..core.levels import level_bounds
+from .sweep_written import chosen_decimal, decode_block, merge_written_evals, python_levels
 
 __all__ = ["sweep"]
 
@@ -62,7 +72,9 @@ def sweep(
         The record the Python search gives (values, stats, horizon; ``best``
         left to :meth:`SearchRecord.best_child`, which picks the same first
         best child), or None when NumPy cannot hold the values exactly (the
-        caller then runs the Python search).
+        caller then runs the Python search). ``record.engine`` is
+        ``"sweep"``; ``record.python_levels`` says how many top levels the
+        Python rules computed (int64 would have overflowed there).
     """
     numeric = numeric_values(tree)
     if numeric is None or tree.extra or averaged_min:
@@ -71,37 +83,80 @@ def sweep(
     kind = np.frombuffer(tree.kind, dtype=np.uint8)
     count = int64_view(tree.count)
     has_chance = tree.prob is not None and bool((kind == CHANCE).any())
-    if (has_chance or averaged_min) and not numeric.exact:
-        return None  # expectations over decimals: the Python path sums them as the decimals they print as
     if has_chance and numeric.prob is None:
         return None
+    leaf, denominator = numeric.leaf, numeric.denominator
+    if has_chance and not numeric.exact:  # decimal leaves under chance nodes: the decimals as written
+        written = written_leaves(leaf, count == 0)
+        if written is None:
+            return None
+        leaf, denominator = written
     levels = level_bounds(tree, depth_limit)
     if len(levels) * min_width > levels[-1][1]:
         return None  # narrow and deep (a chain): a few NumPy calls per node would cost more than Python
-    last = len(levels) - 1
-    stats = Stats(nodes_visited=levels[-1][1], leaves_evaluated=0)
-    leaf, denominator = numeric.leaf, numeric.denominator
+    decimal: np.ndarray | None = None  # per node: the value is a decimal (a float in the record)
+    if has_chance and (numeric.prob_decimal is not None or not numeric.exact):
+        decimal = np.zeros(len(leaf), dtype=bool)
+        if not numeric.exact:
+            decimal[count == 0] = True
     horizon: set[int] = set()
-    if depth_limit is not None and last == depth_limit:
-        start, end = levels[last]
+    if depth_limit is not None and len(levels) - 1 == depth_limit:
+        start, end = levels[-1]
         horizon = set((np.flatnonzero(count[start:end]) + start).tolist())
-        if horizon:
-            merged = _merge_evals(leaf, denominator, {node: tree.evals[node] for node in horizon})
-            if merged is None:
-                return None
-            leaf, denominator = merged
+        merged = _with_evals(tree, horizon, leaf, denominator, decimal, has_chance)
+        if merged is None:
+            return None
+        leaf, denominator, decimal = merged
+    stats = Stats(nodes_visited=levels[-1][1],
+                  leaves_evaluated=int(np.count_nonzero(count[: levels[-1][1]] == 0)) + len(horizon))
     values = leaf.copy()
+    level_denominators, python_from = _levels(numeric, kind, count, levels, values, denominator, decimal)
+    present = None
+    if levels[-1][1] < len(values):
+        present = np.zeros(len(values), dtype=bool)
+        present[: levels[-1][1]] = True
+    if python_from is not None:
+        record_values = _python_top(tree, levels, values, level_denominators, decimal, python_from)
+    else:
+        record_values = _column(levels, values, level_denominators, decimal, present)
+    record = SearchRecord(name, tree, record_values[0], record_values, stats=stats, horizon=horizon,
+                          depth_limit=depth_limit)
+    record.engine = "sweep"
+    record.python_levels = 0 if python_from is None else python_from + 1
+    return record
+
+
+def _with_evals(tree: Tree, horizon: set[int], leaf: np.ndarray, denominator: int, decimal: np.ndarray | None,
+                has_chance: bool) -> tuple[np.ndarray, int, np.ndarray | None] | None:
+    """The leaf values with the horizon nodes' ``eval`` written in (None: no NumPy form)."""
+    if not horizon:
+        return leaf, denominator, decimal
+    evals = {node: tree.evals[node] for node in horizon}
+    if decimal is None and has_chance and float in set(map(type, evals.values())):
+        decimal = np.zeros(len(leaf), dtype=bool)  # decimal evals under chance nodes
+    if decimal is not None:
+        merged = merge_written_evals(leaf, denominator, decimal, evals)
+    else:
+        merged = _merge_evals(leaf, denominator, evals)
+    return None if merged is None else (merged[0], merged[1], decimal)
+
+
+def _levels(numeric: Numeric, kind: np.ndarray, count: np.ndarray, levels: list[tuple[int, int]],
+            values: np.ndarray, denominator: int,
+            decimal: np.ndarray | None) -> tuple[list[int], int | None]:
+    """Fill ``values`` (and ``decimal``) bottom-up, level by level, in place.
+
+    Returns each level's denominator and the lowest level NumPy could not compute (None:
+    it computed all of them).
+    """
+    last = len(levels) - 1
     exact = values.dtype.kind == "i"
     level_denominators = [denominator] * (last + 1)
     below = denominator  # the denominator of the level under the current one
-    for level in range(last, -1, -1):
+    for level in range(last - 1, -1, -1):
         tick("solve", last - level, last + 1)
         start, end = levels[level]
         block_count = count[start:end]
-        stats.leaves_evaluated += int(np.count_nonzero(block_count == 0))
-        if level == last:
-            stats.leaves_evaluated += len(horizon)
-            continue
         inner = np.flatnonzero(block_count) + start
         here = below
         if len(inner):
@@ -110,7 +165,7 @@ def sweep(
             sizes = count[inner]
             offsets = np.cumsum(sizes) - sizes
             inner_kind = kind[inner]
-            averaged = (inner_kind == CHANCE) | ((inner_kind == MIN) if averaged_min else False)
+            averaged = inner_kind == CHANCE
             result = np.empty(len(inner), dtype=values.dtype)
             is_max = inner_kind == MAX
             is_min = (inner_kind == MIN) & ~averaged
@@ -118,14 +173,27 @@ def sweep(
                 result[is_max] = np.maximum.reduceat(children, offsets)[is_max]
             if is_min.any():
                 result[is_min] = np.minimum.reduceat(children, offsets)[is_min]
+            if decimal is not None and (is_max | is_min).any():
+                child_decimal = decimal[child_start:child_end]
+                decide = is_max | is_min
+                if child_decimal.all():  # (issue 14's tree: every max/min node over chance nodes)
+                    decimal[inner[decide]] = True
+                elif child_decimal.any():
+                    chosen = chosen_decimal(children, child_decimal, offsets, sizes, result, is_max, decide, below)
+                    decimal[inner[decide]] = chosen[decide]
             if averaged.any():
                 weights, scale = _weights(numeric, child_start, inner, sizes, inner_kind, averaged)
                 largest = int(np.abs(children).max(initial=0))
                 if largest * int(weights.max(initial=0)) * int(sizes.max()) >= _LIMIT or largest * scale >= _LIMIT:
-                    return None
+                    return level_denominators, level  # int64 would overflow: the Python rules from here up
                 if scale != 1:
                     result *= scale
                 result[averaged] = np.add.reduceat(children * weights, offsets)[averaged]
+                if decimal is not None:
+                    child_decimal = decimal[child_start:child_end]
+                    if numeric.prob_decimal is not None:
+                        child_decimal = child_decimal | numeric.prob_decimal[child_start:child_end]
+                    decimal[inner[averaged]] = np.logical_or.reduceat(child_decimal, offsets)[averaged]
                 here = below * scale
             values[inner] = result
         if exact and here != denominator:
@@ -133,25 +201,55 @@ def sweep(
             if len(leaves):
                 factor = here // denominator
                 if int(np.abs(values[leaves]).max()) * factor >= _LIMIT:
-                    return None
+                    values[inner] = 0  # (recomputed by the Python rules)
+                    return level_denominators, level
                 values[leaves] *= factor
         level_denominators[level] = here
         below = here
+        if decimal is not None and level and not exactly_decimal(values[start:end][decimal[start:end]], here):
+            return level_denominators, level - 1  # decimals a float no longer holds: the parents in Python
+    return level_denominators, None
+
+
+def _column(levels: list[tuple[int, int]], values: np.ndarray, level_denominators: list[int],
+            decimal: np.ndarray | None, present: np.ndarray | None) -> Sequence[Value | None]:
+    """The record's values: every level over the root's denominator, as one array column when
+    the numerators fit (else Python numbers, level by level)."""
+    exact = values.dtype.kind == "i"
     top = level_denominators[0]
     for level, level_denominator in enumerate(level_denominators):
         if level_denominator != top:
             start, end = levels[level]
             factor = top // level_denominator
             if int(np.abs(values[start:end]).max(initial=0)) * factor >= _LIMIT:
-                return None
+                return _decoded(levels, values, level_denominators, decimal)
             values[start:end] *= factor
-    present = None
-    if levels[-1][1] < len(values):
-        present = np.zeros(len(values), dtype=bool)
-        present[: levels[-1][1]] = True
-    record_values = Column.scaled(values, top if exact else 1, present)
-    return SearchRecord(name, tree, record_values[0], record_values, stats=stats, horizon=horizon,
-                        depth_limit=depth_limit)
+    if decimal is None:
+        return Column.scaled(values, top if exact else 1, present)
+    column = written_column(values, top, decimal, present)
+    return column if column is not None else _decoded(levels, values, [top] * len(levels), decimal)
+
+
+def _decoded(levels: list[tuple[int, int]], values: np.ndarray, level_denominators: list[int],
+             decimal: np.ndarray | None, upto: int | None = None) -> list[Value | None]:
+    """Python numbers of the nodes of ``levels[upto:]`` (all by default), each level over its
+    own denominator; None for the nodes above and past the last level."""
+    upto = 0 if upto is None else upto
+    found: list[Value | None] = [None] * levels[upto][0]
+    for level in range(upto, len(levels)):
+        start, end = levels[level]
+        flags = None if decimal is None else decimal[start:end]
+        found += decode_block(values[start:end], level_denominators[level], flags)
+    return found + [None] * (len(values) - len(found))
+
+
+def _python_top(tree: Tree, levels: list[tuple[int, int]], values: np.ndarray, level_denominators: list[int],
+                decimal: np.ndarray | None, top: int) -> list[Value | None]:
+    """Levels ``0..top`` by the Python search's rules over the Python numbers of the levels below."""
+    lower = _decoded(levels, values, level_denominators, decimal, top + 1)
+    start, end = levels[top + 1]
+    upper = python_levels(tree, levels, top, lower[start:end])
+    return upper + lower[end:]
 
 
 def _weights(numeric: Numeric, child_start: int, inner: np.ndarray, sizes: np.ndarray, inner_kind: np.ndarray,

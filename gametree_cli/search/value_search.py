@@ -33,7 +33,8 @@ from .events import CALL, CUT, LEAF, RETURN, Event, Observer
 from ..core.model import Tree
 from ..core.numbers import Value
 from ..core.numeric import LazyValues
-from .record import Cut, PruningLog, Stats
+from .pruning_log import PruningLog
+from .record import Cut, Stats
 
 __all__ = ["Rules", "walk", "Frame", "NODE", "DEPTH", "NEXT", "END", "ALPHA", "BETA", "CHILDREN"]
 
@@ -67,10 +68,14 @@ class Rules:
     passes_windows: bool = False
     windowed: bool = False
     root_window: Any = None
+    #: the walk asks :meth:`recall` before entering each child (Star2: a child searched before);
+    #: only for ``passes_windows`` rules
+    remembers: bool = False
 
     def open(self, node: int, depth: int, window: Any) -> Frame:
         """The frame of an inner node about to search its children:
-        ``[node, depth, 0, 0, ...]`` (the walk fills ``NEXT`` and ``END``)."""
+        ``[node, depth, 0, 0, ...]`` (the walk fills ``NEXT`` and ``END``; an
+        ``END`` of ``k`` instead of 0 searches only the first ``k`` children)."""
         raise NotImplementedError
 
     def take(self, frame: Frame, child: int, value: Value) -> Cut | None:
@@ -88,6 +93,11 @@ class Rules:
 
     def describe(self, node: int, parent: int, window: Any, inner: bool) -> dict[str, Any] | None:
         """Extra detail of the CALL (``inner``) or LEAF event of ``node`` (with an observer only)."""
+        return None
+
+    def recall(self, frame: Frame, child: int, window: Any) -> Value | None:
+        """A value for ``child`` without searching it (an earlier search of it settles
+        the window), or None to search it (``remembers`` rules only)."""
         return None
 
 
@@ -116,6 +126,7 @@ def _walk(tree: Tree, rules: Rules, log: PruningLog, depth_limit: int | None, ob
     windowed, open_frame, close = rules.windowed, rules.open, rules.close
     take = None if rules.collects else rules.take
     child_window = rules.child_window if rules.passes_windows else None
+    recall = rules.recall if rules.remembers else None
     emit = observer
     limit = -1 if depth_limit is None else depth_limit
     opened = cutoffs = 0
@@ -153,6 +164,13 @@ def _walk(tree: Tree, rules: Rules, log: PruningLog, depth_limit: int | None, ob
         frame[2] = child + 1
         if child_window is not None and frame is not top:
             window = child_window(frame, child)
+            if recall is not None:  # remembering rules pass windows (Star2)
+                value = recall(frame, child, window)
+                if value is not None:  # settled by an earlier search of the child: not entered again
+                    if emit is not None:
+                        alpha, beta = window if windowed else (None, None)
+                        emit(Event(RETURN, child, frame[1] + 1, alpha, beta, value, {"recalled": True}))
+                    continue
         enter(child)
         n = count[child]
         if n:
@@ -164,7 +182,7 @@ def _walk(tree: Tree, rules: Rules, log: PruningLog, depth_limit: int | None, ob
                 stack.append(frame)
                 frame = open_frame(child, depth, window)
                 frame[2] = start = first[child]
-                frame[3] = start + n
+                frame[3] = start + (frame[3] or n)  # open() may ask for its first children only (Star2's probe)
                 opened += 1
                 value = None
                 continue

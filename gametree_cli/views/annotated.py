@@ -1,10 +1,13 @@
 """The annotated tree, as a course shows it: a view of one :class:`SearchRecord`.
 
 Every node shows its id, the move into it, its kind (▲ max, ▼ min, ○ chance,
-a player's name), its value and, for pruning searches, the alpha/beta it
-returned with; a node where a cut-off happened says why; pruned subtrees are
-drawn dim with a ✂ and no values; the principal variation is bold green.
-A big tree is cut to its top levels, with a note of what was left out.
+a player's name), its value (``≥ 8`` / ``≤ 2`` where it is a bound) and, for
+pruning searches, the alpha/beta it returned with; a node where a cut-off
+happened says why (a cut at the last child prunes nothing and says so);
+pruned subtrees are drawn dim with a ✂ and no values; the principal
+variation is bold green and marked ★ (visible without colour). Words in
+English or Spanish (:mod:`.words`). A big tree is cut to its top levels,
+with a note of what was left out.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from rich.tree import Tree as RichTree
 from ..core.model import CHANCE, LEAF, MAX, MIN, PLAYER, Tree
 from ..core.numbers import Value, format_number, format_value
 from ..search.record import SearchRecord
+from .marks import bound_sign
+from .words import PV_MARK, cut_reason, words
 
 __all__ = ["annotated_tree", "summary_line", "render_result", "display_depth", "DEFAULT_MAX_NODES_SHOWN", "kind_label"]
 
@@ -59,9 +64,12 @@ def display_depth(tree: Tree, max_nodes: int, max_levels: int = MAX_LEVELS_SHOWN
         start, end = end, end + size
 
 
-def _label(record: SearchRecord, node: int, on_pv: bool, pruned: bool, blank: bool) -> Text:
+def _label(record: SearchRecord, node: int, on_pv: bool, pruned: bool, blank: bool, w: dict[str, str],
+           lang: str = "en") -> Text:
     tree = record.tree
     text = Text()
+    if on_pv:
+        text.append(f"{PV_MARK} ", style="bold green")
     if node and tree.moves.get(node) is not None:
         text.append(f"{tree.move(node)} → ", style="dim" if pruned else "italic")
     if tree.prob is not None and tree.prob[node] is not None:
@@ -77,9 +85,9 @@ def _label(record: SearchRecord, node: int, on_pv: bool, pruned: bool, blank: bo
     averaged = tree.kind[node] == CHANCE or (record.algorithm == "expectimax" and tree.kind[node] == MIN)
     share = tree.extra[node].get("random") if node in tree.extra else None
     if averaged and tree.kind[node] == MIN and not blank:
-        text.append(" (averaged: uniformly random opponent)", style="cyan")
+        text.append(" " + w["averaged"], style="cyan")
     elif share:  # an opponent model: moves at random this share of the time
-        text.append(f" (random {format_number(share)})", style="cyan")  # type: ignore[arg-type]
+        text.append(" " + w["random"].format(share=format_number(share)), style="cyan")  # type: ignore[arg-type]
     value = record.values[node]
     if blank:
         if tree.count[node] == 0:
@@ -94,23 +102,30 @@ def _label(record: SearchRecord, node: int, on_pv: bool, pruned: bool, blank: bo
         reduced = _reduced_vector(record, node)
         if reduced is not None:  # paranoid: the vector, then the root player's number from it
             text.append(f"  {format_value(reduced)}", style="dim")
-        text.append("  = ")
+        text.append(f"  {bound_sign(record, node) or '='} ")
         horizon = record.at_horizon(node)
         decider = tree.player[node] if tree.kind[node] == PLAYER and not horizon else None
         text.append_text(value_text(value, decider, "bold green" if on_pv else "bold"))
         if averaged and tree.count[node] and not horizon and record.cut(node) is None:
-            text.append(" (expected)", style="cyan")
+            text.append(" " + w["expected"], style="cyan")
     horizon = record.at_horizon(node)
     if horizon:
-        text.append("  (eval at depth limit)", style="italic")
+        text.append("  " + w["eval_at_limit"], style="italic")
     bounds = record.bounds(node)
     if bounds is not None and tree.count[node] and not horizon:
         text.append(f"  [α={format_value(bounds[0])}, β={format_value(bounds[1])}]", style="dim")
     if record.bound is not None and node in record.bound and not horizon:
         text.append(f"  [Bound={format_value(record.bound[node])}]", style="dim")
+    probe = record.probes.get(node) if record.probes else None
+    if probe is not None:  # Star2: what the probe of the node's first move said
+        side, found = probe
+        shown = f"≥ {format_value(found)}" if side == "lower" else (
+            f"≤ {format_value(found)}" if side == "upper" else f"{format_value(found)}, no bound")
+        text.append(f"  (probe: {shown})", style="cyan")
     cut = record.cut(node)
     if cut is not None:
-        text.append(f"  ✂ cut: {cut.reason()}", style="yellow")
+        said = w["last_child"] if record.skipped_nothing(node) else w["cut"]
+        text.append("  " + said.format(reason=cut_reason(cut, lang)), style="yellow")
     return text
 
 
@@ -157,6 +172,7 @@ def annotated_tree(
     max_nodes: int = DEFAULT_MAX_NODES_SHOWN,
     depth: int | None = None,
     blank: bool = False,
+    lang: str = "en",
 ) -> RenderableType:
     """The annotated tree as a rich renderable.
 
@@ -165,7 +181,9 @@ def annotated_tree(
         max_nodes: show only the top levels holding at most this many nodes.
         depth: show exactly this many levels below the root (overrides max_nodes).
         blank: structure and leaf values only (an exercise handout).
+        lang: ``en`` or ``es`` (:mod:`.words`).
     """
+    w = words(lang)
     tree = record.tree
     limit = depth if depth is not None else display_depth(tree, max_nodes)
     searched = None if blank else search_order(record)
@@ -173,7 +191,7 @@ def annotated_tree(
     pruned_roots = set(record.pruned)
     values = record.values
     first, count = tree.first, tree.count
-    root = RichTree(_label(record, 0, 0 in pv, False, blank), guide_style="dim")
+    root = RichTree(_label(record, 0, 0 in pv, False, blank, w, lang), guide_style="dim")
     hidden = 0
     hidden_nodes = 0
     # (node, rich parent, depth, inside a pruned subtree)
@@ -199,15 +217,15 @@ def annotated_tree(
     while stack:
         node, holder, level, pruned = stack.pop()
         if node < 0:
-            holder.add(Text(f"… {-node:,} more children not drawn", style="dim italic"))
+            holder.add(Text(w["more_children"].format(count=f"{-node:,}"), style="dim italic"))
             continue
         pruned = pruned or node in pruned_roots or (not blank and values[node] is None)
-        label = _label(record, node, node in pv and not pruned, pruned, blank)
+        label = _label(record, node, node in pv and not pruned, pruned, blank, w, lang)
         if parent is not None:
             # searched out of file order: say where the child sits in the file
             label = Text.assemble((f"#{node - first[parent[node]] + 1} ", "dim"), label)
         if node in pruned_roots and not blank:
-            label.append("  ✂ pruned", style="yellow dim")
+            label.append("  " + w["pruned"], style="yellow dim")
             label.stylize("dim")
         elif pruned and not blank:
             label.stylize("dim")
@@ -219,28 +237,19 @@ def annotated_tree(
             below = tree.subtree_size(node) - 1
             hidden += 1
             hidden_nodes += below
-            branch.add(Text(f"… {below:,} more node{'s' if below != 1 else ''} below", style="dim italic"))
+            branch.add(Text(w["more_nodes"].format(count=f"{below:,}", s="s" if below != 1 else ""), style="dim italic"))
             continue
         push_children(node, branch, level + 1, pruned)
     notes: list[RenderableType] = []
     if searched is not None:
-        notes.append(Text(
-            f"(children drawn in the order searched, --order {record.options.get('order')}; "
-            "#n is the child's position in the file)",
-            style="dim italic",
-        ))
+        notes.append(Text(w["order_note"].format(order=record.options.get("order")), style="dim italic"))
     if left_out:
-        notes.append(Text(
-            f"(nodes with more than {max_nodes:,} children: {left_out:,} of them left out, "
-            "with what is below them; use --show-all to see them)",
-            style="dim italic",
-        ))
+        notes.append(Text(w["wide_note"].format(cap=f"{max_nodes:,}", count=f"{left_out:,}"), style="dim italic"))
     if hidden:
-        notes.append(Text(
-            f"(showing {limit} level{'s' if limit != 1 else ''} of the tree; {hidden_nodes:,} nodes below them left out: "
-            "use --show-depth N or --show-all to see more)",
-            style="dim italic",
-        ))
+        plural = limit != 1
+        notes.append(Text(w["levels_note"].format(limit=limit, count=f"{hidden_nodes:,}", s="s" if plural else "",
+                                                  n="n" if plural else "", es="es" if plural else ""),
+                          style="dim italic"))
     if notes:
         return Group(root, *notes)
     return root
@@ -280,40 +289,41 @@ def _drawn_children(tree: Tree, node: int, searched: dict[int, int] | None) -> l
 
 
 
-def summary_line(record: SearchRecord) -> Text:
+def summary_line(record: SearchRecord, lang: str = "en") -> Text:
     """One line: value, best move (and the equally good ones, when the search can tell), nodes visited,
     leaves evaluated, cut-offs."""
+    w = words(lang)
     stats = record.stats
     text = Text()
     text.append(f"{record.algorithm}: ", style="bold")
-    text.append("value ")
+    text.append(f"{w['value']} ")
     text.append(format_value(record.value), style="bold green")
     if record.options.get("root_player") is not None and not isinstance(record.value, tuple):
-        text.append(f" for {record.options['root_player']}")
+        text.append(f" {w['for']} {record.options['root_player']}")
     best = record.best_move()
     if best is not None:
-        text.append(" · best move ")
+        text.append(f" · {w['best_move']} ")
         text.append(escape(record.move(best)), style="bold green")
         equal = [child for child in record.best_moves() or () if child != best]
         if equal:
-            text.append(" (equally good: " + ", ".join(escape(move) for move in record.moves(equal)) + ")")
-    text.append(f" · nodes visited {stats.nodes_visited:,} · leaves evaluated {stats.leaves_evaluated:,}")
-    text.append(f" · cut-offs {stats.cutoffs:,}")
+            text.append(f" ({w['equally_good']}: " + ", ".join(escape(move) for move in record.moves(equal)) + ")")
+    text.append(f" · {w['nodes_visited']} {stats.nodes_visited:,} · {w['leaves_evaluated']} {stats.leaves_evaluated:,}")
+    text.append(f" · {w['cutoffs']} {stats.cutoffs:,}")
     if record.pruned:
-        text.append(f" · pruned subtrees {len(record.pruned):,}")
+        text.append(f" · {w['pruned_subtrees']} {len(record.pruned):,}")
     if record.depth_limit is not None:
-        text.append(f" · depth limit {record.depth_limit}")
+        text.append(f" · {w['depth_limit']} {record.depth_limit}")
     order = record.options.get("order")
     if isinstance(order, str) and order != "given":
-        text.append(f" · order {order}")
+        text.append(f" · {w['order']} {order}")
     return text
 
 
-def render_result(record: SearchRecord, **options: object) -> RenderableType:
+def render_result(record: SearchRecord, lang: str = "en", **options: object) -> RenderableType:
     """Title, annotated tree and summary line together."""
     parts: list[RenderableType] = []
     if record.tree.title:
         parts.append(Text(record.tree.title, style="bold underline"))
-    parts.append(annotated_tree(record, **options))  # type: ignore[arg-type]
-    parts.append(summary_line(record))
+    parts.append(annotated_tree(record, lang=lang, **options))  # type: ignore[arg-type]
+    parts.append(summary_line(record, lang))
     return Group(*parts)

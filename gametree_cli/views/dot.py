@@ -3,8 +3,9 @@
 Drawn the way course slides draw game trees: ▲ triangles for max, ▼ inverted
 triangles for min, circles for chance, rounded boxes named after the player
 in n-player trees, squares for leaves; the value inside each node, its id
-(and the alpha/beta it returned with) beside it; the principal variation
-bold and green; pruned subtrees dashed and grey, with a ✂ on the edge where
+(and the alpha/beta it returned with) beside it; a value that is a bound
+as ``≥ 8`` / ``≤ 2``; the principal variation bold and green, its ids
+marked ★ (visible in black and white); pruned subtrees dashed and grey, with a ✂ on the edge where
 the cut happened; nodes below a depth limit dotted. A view of one
 :class:`SearchRecord`: it never searches.
 """
@@ -21,6 +22,7 @@ from ..core.numbers import Number, Value, format_number
 from ..search.record import Cut, SearchRecord
 from .annotated import summary_line
 from .picture import DEFAULT_MAX_NODES_SHOWN, Drawn, picture_nodes
+from .words import PV_MARK, words
 
 __all__ = ["render_dot", "render_image", "render_svg", "notebook_svg", "dot_program", "GRAPHVIZ_MISSING", "IMAGE_FORMATS"]
 
@@ -62,25 +64,31 @@ _OPS = {">=": "≥", "<=": "≤", ">": ">", "<": "<"}
 _GREEK = {"alpha": "α", "beta": "β"}
 
 
-def _cut(cut: Cut) -> str:
+def _cut(cut: Cut, last: bool, w: dict[str, str]) -> str:
+    """``✂ v=8 ≥ β=3``; a cut at the last child (nothing pruned) says so instead of ✂."""
     value_name = _GREEK.get(cut.value_name, cut.value_name)
     bound_name = _GREEK.get(cut.bound_name, cut.bound_name)
-    return f"✂ {value_name}={_value(cut.value)} {_OPS.get(cut.op, cut.op)} {bound_name}={_value(cut.bound)}"
+    reason = f"{value_name}={_value(cut.value)} {_OPS.get(cut.op, cut.op)} {bound_name}={_value(cut.bound)}"
+    return f"{reason}\n({w['last_child_short']})" if last else f"✂ {reason}"
 
 
-def _node_lines(item: Drawn) -> list[str]:
+def _node_lines(item: Drawn, w: dict[str, str]) -> list[str]:
     """The DOT statements of one node and the edge into it."""
     key = f"n{item.node}"
-    label = "" if item.value is None else _value(item.value)
+    label = "" if item.value is None else (f"{item.sign} " if item.sign else "") + _value(item.value)
     if item.kind == PLAYER:
         label = str(item.player) + ("\n" + label if label else "")
-    outside = [item.name + ("  (eval)" if item.horizon else "")]
+    outside = [(f"{PV_MARK} " if item.on_pv else "") + item.name + (f"  ({w['eval']})" if item.horizon else "")]
     if item.alpha is not None and item.beta is not None:
         outside.append(f"α={_value(item.alpha)}, β={_value(item.beta)}")
     if item.bound is not None:
-        outside.append(f"bound={_value(item.bound)}")
+        outside.append(f"{w['bound']}={_value(item.bound)}")
+    if item.probe is not None:  # Star2's probe of the node's first move
+        side, found = item.probe
+        outside.append(f"probe {'≥' if side == 'lower' else '≤'} {_value(found)}" if side else
+                       f"probe {_value(found)}: no bound")
     if item.cut is not None:
-        outside.append(_cut(item.cut))
+        outside.append(_cut(item.cut, item.cut_last, w))
     attributes = [f"label={_quote(label)}", f"xlabel={_quote(chr(10).join(outside))}", f"shape={_SHAPES[item.kind]}"]
     if item.kind == PLAYER:
         attributes.append('style="rounded"')
@@ -115,7 +123,7 @@ def _node_lines(item: Drawn) -> list[str]:
         lines.append(f"  n{item.parent} -> {key}" + (f" [{', '.join(edge)}]" if edge else "") + ";")
     if item.hidden:
         more = f"m{item.node}"
-        lines.append(f"  {more} [label={_quote(f'… {item.hidden:,} more')}, shape=plaintext, fontcolor={_GREY}];")
+        lines.append(f"  {more} [label={_quote(w['more'].format(count=f'{item.hidden:,}'))}, shape=plaintext, fontcolor={_GREY}];")
         lines.append(f"  {key} -> {more} [style=dotted, color={_GREY}];")
     return lines
 
@@ -126,6 +134,7 @@ def render_dot(
     blank: bool = False,
     max_nodes: int = DEFAULT_MAX_NODES_SHOWN,
     depth: int | None = None,
+    lang: str = "en",
 ) -> str:
     """The annotated tree as a Graphviz DOT graph.
 
@@ -134,13 +143,15 @@ def render_dot(
         blank: an exercise handout: the tree and leaf utilities, no answers.
         max_nodes: draw only the top levels holding at most this many nodes.
         depth: draw exactly this many levels (overrides ``max_nodes``).
+        lang: ``en`` or ``es`` (:mod:`.words`).
     """
+    w = words(lang)
     tree = record.tree
     heading = []
     if tree.title:
         heading.append(tree.title)
     if not blank:
-        heading.append(summary_line(record).plain)
+        heading.append(summary_line(record, lang).plain)
     lines = [
         "digraph gametree {",
         '  graph [ordering=out, nodesep=0.45, ranksep=0.75, forcelabels=true, fontname="Helvetica", labelloc=t'
@@ -149,7 +160,7 @@ def render_dot(
         '  edge [dir=none, fontname="Helvetica", fontsize=10];',
     ]
     for item in picture_nodes(record, blank=blank, max_nodes=max_nodes, depth=depth):
-        lines.extend(_node_lines(item))
+        lines.extend(_node_lines(item, w))
     lines.append("}")
     return "\n".join(lines) + "\n"
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, NamedTuple
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 import orjson
 
 __all__ = ["dumps", "dumps_each", "Piece", "table", "constant", "positive_numbers", "widths", "lay_out", "paste"]

@@ -1,12 +1,13 @@
-"""The annotated tree as LaTeX: a standalone document drawn with the forest package.
+r"""The annotated tree as LaTeX: a standalone document drawn with the forest package.
 
 forest is what computer-science slides use for search trees: the layout is
 automatic and a teacher can restyle the picture by editing the ``gt ...``
 styles at the top of the file. Same annotations as the terminal and Graphviz
 views: triangles for max (apex up) and min (apex down), circles for chance,
 rounded boxes named after the player in n-player trees, squares for leaves;
-values inside, ids and alpha/beta beside; the principal variation thick and
-green; pruned branches dashed and grey with a red cut mark; ``blank`` for a
+values inside (``$\geq 8$`` / ``$\leq 2$`` where a value is a bound), ids
+and alpha/beta beside; the principal variation thick and green, its ids
+marked with a star (visible in black and white); pruned branches dashed and grey with a red cut mark; ``blank`` for a
 handout without answers. A view of one :class:`SearchRecord`: it never searches.
 
 The file needs ``pdflatex`` (or lualatex) with the standalone class and the
@@ -23,8 +24,9 @@ from ..core.numbers import Number, Value, format_number, integer_text
 from ..search.record import Cut, SearchRecord
 from .annotated import summary_line
 from .picture import Drawn, picture_nodes
+from .words import words
 
-__all__ = ["render_latex", "latex_escape", "MAX_LATEX_DEPTH", "DEFAULT_LATEX_NODES"]
+__all__ = ["render_latex", "forest_picture", "latex_escape", "FOREST_PREAMBLE", "MAX_LATEX_DEPTH", "DEFAULT_LATEX_NODES"]
 
 #: TeX nests one group per tree level; deeper pictures are cut here (TeX's limit is 255 groups).
 MAX_LATEX_DEPTH = 40
@@ -32,10 +34,13 @@ MAX_LATEX_DEPTH = 40
 #: far fewer: by default draw only the top levels holding at most this many nodes.
 DEFAULT_LATEX_NODES = 120
 
-_PREAMBLE = r"""% Written by gametree render. Compile with: pdflatex FILE.tex
+_HEADER = r"""% Written by gametree render. Compile with: pdflatex FILE.tex
 % Needs the standalone class and the forest package (Debian: texlive-latex-extra texlive-pictures).
 \documentclass[border=8pt]{standalone}
-\usepackage{forest}
+"""
+
+#: The packages and ``gt ...`` styles every drawing needs (documents that hold several trees use it too).
+FOREST_PREAMBLE = r"""\usepackage{forest}
 \usepackage{amsmath, amssymb}
 \usetikzlibrary{shapes.geometric}
 \forestset{
@@ -118,13 +123,17 @@ _OPS = {">=": r"\geq", "<=": r"\leq", ">": ">", "<": "<"}
 _GREEK = {"alpha": r"\alpha", "beta": r"\beta"}
 
 
-def _cut(cut: Cut) -> str:
-    value_name = _GREEK.get(cut.value_name, r"\mathit{" + latex_escape(cut.value_name) + "}")
+def _cut(cut: Cut, last: bool, w: dict[str, str]) -> str:
+    """``cut: $v=8 \\geq \\beta=3$``; a cut at the last child (nothing pruned) says so instead."""
+    value_name = _GREEK.get(cut.value_name, r"\mathit{" + latex_escape(cut.value_name).replace(" ", r"\ ") + "}")
     bound_name = _GREEK.get(cut.bound_name, r"\mathit{" + latex_escape(cut.bound_name) + "}")
-    return rf"cut: ${value_name}{{=}}{_value(cut.value)} {_OPS.get(cut.op, cut.op)} {bound_name}{{=}}{_value(cut.bound)}$"
+    reason = rf"${value_name}{{=}}{_value(cut.value)} {_OPS.get(cut.op, cut.op)} {bound_name}{{=}}{_value(cut.bound)}$"
+    if last:
+        return reason + " " + latex_escape(f"({w['last_child_short']})")
+    return latex_escape(w["cut"].format(reason="").replace("✂ ", "")) + reason
 
 
-def _node_options(item: Drawn, side: str) -> list[str]:
+def _node_options(item: Drawn, side: str, w: dict[str, str]) -> list[str]:
     options = [_STYLES[item.kind]]
     if item.on_pv:
         options.append("gt pv")
@@ -134,15 +143,19 @@ def _node_options(item: Drawn, side: str) -> list[str]:
         options.append("gt unsearched")
     if item.cut_edge:
         options.append("gt cut")
-    name = latex_escape(item.name) + (" (eval)" if item.horizon else "")
+    name = (r"$\star$\," if item.on_pv else "") + latex_escape(item.name) + (f" ({w['eval']})" if item.horizon else "")
     options.append(f"label={{[font=\\scriptsize, text=gray!70!black]left:{{{name}}}}}")
     notes = []
     if item.alpha is not None and item.beta is not None:
         notes.append(rf"$\alpha{{=}}{_value(item.alpha)},\ \beta{{=}}{_value(item.beta)}$")
     if item.bound is not None:
-        notes.append(rf"bound $= {_value(item.bound)}$")
+        notes.append(latex_escape(w["bound"]) + rf" $= {_value(item.bound)}$")
+    if item.probe is not None:  # Star2's probe of the node's first move
+        side, found = item.probe
+        notes.append(rf"probe ${_OPS['>=' if side == 'lower' else '<=']} {_value(found)}$" if side
+                     else rf"probe ${_value(found)}$: no bound")
     if item.cut is not None:
-        notes.append(r"\textcolor{red}{" + _cut(item.cut) + "}")
+        notes.append(r"\textcolor{red}{" + _cut(item.cut, item.cut_last, w) + "}")
     if notes:
         text = r"\\".join(notes)
         options.append(f"label={{[font=\\tiny, align=left]right:{{{text}}}}}")
@@ -157,8 +170,11 @@ def _node_options(item: Drawn, side: str) -> list[str]:
     return options
 
 
+_SIGNS = {"≥": r"\geq ", "≤": r"\leq "}
+
+
 def _content(item: Drawn) -> str:
-    value = "" if item.value is None else f"${_value(item.value)}$"
+    value = "" if item.value is None else f"${_SIGNS.get(item.sign, '')}{_value(item.value)}$"
     if item.kind == PLAYER:
         player = latex_escape(str(item.player))
         return f"{player}\\\\{value}" if value else player
@@ -171,6 +187,7 @@ def render_latex(
     blank: bool = False,
     max_nodes: int = DEFAULT_LATEX_NODES,
     depth: int | None = None,
+    lang: str = "en",
 ) -> str:
     """The annotated tree as a standalone LaTeX document (forest package).
 
@@ -180,21 +197,44 @@ def render_latex(
         max_nodes: draw only the top levels holding at most this many nodes.
         depth: draw exactly this many levels (overrides ``max_nodes``); at
             most :data:`MAX_LATEX_DEPTH`.
+        lang: ``en`` or ``es`` (:mod:`.words`).
     """
     tree = record.tree
-    items = picture_nodes(record, blank=blank, max_nodes=max_nodes, depth=depth)
-    if any(item.depth > MAX_LATEX_DEPTH for item in items):
-        items = picture_nodes(record, blank=blank, max_nodes=max_nodes, depth=MAX_LATEX_DEPTH)
-    lines = [_PREAMBLE.rstrip("\n"), r"\begin{document}"]
+    lines = [_HEADER + FOREST_PREAMBLE.rstrip("\n"), r"\begin{document}"]
     heading = []
     if tree.title:
         heading.append(r"\textbf{" + latex_escape(tree.title) + "}")
     if not blank:
-        heading.append(r"\footnotesize " + latex_escape(summary_line(record).plain.replace(" · ", "; ")))
+        heading.append(r"\footnotesize " + latex_escape(summary_line(record, lang).plain.replace(" · ", "; ")))
     if heading:
         lines.append(r"\begin{tabular}{@{}c@{}}" + r"\\".join(heading) + r"\\[4pt]")
-    lines.append(r"\begin{forest}")
-    lines.append("  for tree={l sep=2.2em, s sep=2.4em, fit=band}")
+    lines.append(forest_picture(record, blank=blank, max_nodes=max_nodes, depth=depth, lang=lang))
+    if heading:
+        lines.append(r"\end{tabular}")
+    lines.append(r"\end{document}")
+    return "\n".join(lines) + "\n"
+
+
+def forest_picture(
+    record: SearchRecord,
+    *,
+    blank: bool = False,
+    max_nodes: int = DEFAULT_LATEX_NODES,
+    depth: int | None = None,
+    spacing: str = "l sep=2.2em, s sep=2.4em",
+    lang: str = "en",
+) -> str:
+    """The tree alone: a ``forest`` environment for a document that has :data:`FOREST_PREAMBLE`.
+
+    Args as :func:`render_latex`; ``spacing``: forest's level and sibling
+    distances (a handout leaves room to write beside each node).
+    """
+    w = words(lang)
+    tree = record.tree
+    items = picture_nodes(record, blank=blank, max_nodes=max_nodes, depth=depth)
+    if any(item.depth > MAX_LATEX_DEPTH for item in items):
+        items = picture_nodes(record, blank=blank, max_nodes=max_nodes, depth=MAX_LATEX_DEPTH)
+    lines = [r"\begin{forest}", f"  for tree={{{spacing}, fit=band}}"]
     # The bracket form nests children inside their parent: close each node's
     # bracket after its last descendant (preorder with a stack of open nodes).
     open_nodes: list[Drawn] = []
@@ -206,16 +246,14 @@ def render_latex(
         position = item.node - tree.first[item.parent] if item.parent >= 0 else 0
         siblings = count[item.parent] if item.parent >= 0 else 1
         side = "left" if position < siblings / 2 - 0.25 else "right"
-        options = ", ".join(_node_options(item, side))
+        options = ", ".join(_node_options(item, side, w))
         lines.append("  " * (item.depth + 1) + f"[{{{_content(item)}}}, {options}")
         if item.hidden:
-            lines.append("  " * (item.depth + 2) + f"[{{\\dots\\ {item.hidden} more}}, gt more]")
+            more = latex_escape(w["more"].format(count=item.hidden).removeprefix("… "))
+            lines.append("  " * (item.depth + 2) + f"[{{\\dots\\ {more}}}, gt more]")
         open_nodes.append(item)
     while open_nodes:
         closed = open_nodes.pop()
         lines.append("  " * (closed.depth + 1) + "]")
     lines.append(r"\end{forest}")
-    if heading:
-        lines.append(r"\end{tabular}")
-    lines.append(r"\end{document}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines)

@@ -8,8 +8,10 @@ keys and the Python API) and the writer (:func:`entry_pieces`, text pasted
 in NumPy) both read the same columns, so they cannot disagree on what an
 entry holds or in what order its keys come.
 
-Keys, in order: ``visited``; for visited nodes ``value`` and, where the
-search kept them, ``alpha``/``beta`` (the bounds it returned with);
+Keys, in order: ``visited``; for visited nodes ``value``, ``bound_kind``
+where the value is a bound (``lower``: the true value is at least this;
+``upper``: at most) and, where the search kept them, ``alpha``/``beta``
+(the bounds it returned with);
 ``type`` (``leaf``, ``max``, ``min``, ``chance``, or the player's name);
 ``cut`` (why the remaining children were skipped); ``horizon`` (evaluated
 by ``eval`` at the depth limit); ``bound`` (shallow pruning's Bound).
@@ -19,7 +21,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 
 from ..core.model import KIND_NAMES, PLAYER, Tree
 from ..core.numeric import int64_view
@@ -42,6 +45,9 @@ def entry_columns(view: RecordView, nodes: np.ndarray) -> list[Column]:
     value_codes, value_items = view.values(nodes)
     visited = value_codes >= 0
     columns = [Column("visited", visited.astype(np.int64), [False, True]), Column("value", value_codes, value_items)]
+    kinds = view.bound_kinds(nodes)
+    if kinds is not None:
+        columns.append(Column("bound_kind", *kinds))
     bounds = view.bounds(nodes, visited)
     if bounds is not None:
         columns += [Column("alpha", bounds[0], bounds[2]), Column("beta", bounds[1], bounds[2])]

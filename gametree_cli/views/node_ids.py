@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any, Union
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 
 from ..core.model import Tree
 from ..core.numeric import int64_view

@@ -14,6 +14,7 @@ from ..core.model import CHANCE, LEAF, PLAYER, Tree
 from ..core.numbers import Number, Value
 from ..search.record import Cut, SearchRecord
 from .annotated import DEFAULT_MAX_NODES_SHOWN, display_depth
+from .marks import bound_sign
 
 __all__ = ["Drawn", "picture_nodes", "picture_depth", "DEFAULT_MAX_NODES_SHOWN"]
 
@@ -37,12 +38,15 @@ class Drawn:
         alpha, beta: the bounds the node returned with (pruning searches).
         bound: the bound a shallow-pruning search gave the node, if any.
         cut: why the node's remaining children were skipped, if they were.
+        cut_last: the cut happened at the last child: nothing was pruned there.
+        sign: ``≥`` / ``≤`` when ``value`` is a lower / upper bound, else ``""``.
         horizon: evaluated by ``eval`` at the depth limit.
         on_pv: on the principal variation (the root is, unless blank).
         pruned: never visited because of a cut (drawn dashed, grey).
         cut_edge: the topmost pruned node: its edge carries the cut mark.
         unsearched: below the depth limit, so never visited (drawn dotted).
         hidden: how many nodes below this one the picture leaves out.
+        probe: Star2: the probe of the node, ``(bound side or None, value)``, if probed.
     """
 
     node: int
@@ -58,12 +62,15 @@ class Drawn:
     beta: Value | None = None
     bound: Value | None = None
     cut: Cut | None = None
+    cut_last: bool = False
+    sign: str = ""
     horizon: bool = False
     on_pv: bool = False
     pruned: bool = False
     cut_edge: bool = False
     unsearched: bool = False
     hidden: int = 0
+    probe: tuple[str | None, Value] | None = None
 
 
 def picture_depth(tree: Tree, max_nodes: int = DEFAULT_MAX_NODES_SHOWN, depth: int | None = None) -> int | None:
@@ -133,6 +140,9 @@ def picture_nodes(
             if bounds is not None and node in bounds and not entry.horizon:
                 entry.bound = bounds[node]
             entry.cut = record.cut(node)
+            entry.probe = record.probes.get(node) if record.probes else None
+            entry.cut_last = entry.cut is not None and record.skipped_nothing(node)
+            entry.sign = bound_sign(record, node)
         drawn.append(entry)
         n_children = count[node]
         if not n_children:

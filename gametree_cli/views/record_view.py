@@ -19,10 +19,11 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, Sequence
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 
 from ..core.numbers import Value, number_to_json, value_to_json
-from ..search.record import SearchRecord
+from ..search.record import LOWER, UPPER, SearchRecord
 
 __all__ = ["RecordView", "Codes", "dense_codes"]
 
@@ -70,8 +71,12 @@ class RecordView:
             return _item_codes(list(map(record.values.__getitem__, nodes.tolist())), value_to_json)
         visited, raw = coded  # values in arrays: each distinct entry decoded once, then merged by how it prints
         distinct, index = dense_codes(raw)
-        merged, items = _item_codes(record.decode_values(distinct), value_to_json)
         codes = np.full(len(nodes), -1, dtype=np.int64)
+        json_items = getattr(record.values, "json_items", None)  # codes that print apart already (written_column.py)
+        if json_items is not None:
+            codes[visited] = index
+            return codes, json_items(distinct)
+        merged, items = _item_codes(record.decode_values(distinct), value_to_json)
         codes[visited] = merged[index]
         return codes, items
 
@@ -111,6 +116,15 @@ class RecordView:
         low_codes[positions] = merged[: len(lows)][low_index]
         high_codes[positions] = merged[len(lows) :][high_index]
         return low_codes, high_codes, items
+
+    def bound_kinds(self, nodes: np.ndarray) -> Codes | None:
+        """Per node of ``nodes`` whether its value is a lower or an upper bound (code -1: exact, never
+        visited, or the side unknown); None when the record keeps no bound kinds or has no bound here."""
+        kinds = self.record.bound_kinds(nodes)
+        if kinds is None or not kinds.any():
+            return None
+        codes = np.where(kinds == LOWER, 0, np.where(kinds == UPPER, 1, -1)).astype(np.int64)
+        return codes, ["lower", "upper"]
 
     def cuts(self, nodes: np.ndarray) -> Codes | None:
         """Why each of ``nodes`` that had a cut-off skipped its remaining children (its reason)."""

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")
 import orjson
 
 from ..search.events import Event
@@ -124,6 +125,9 @@ def _head(record: SearchRecord, pruned: Any, visit_order: Any, nodes: Any, trace
     }
     if record.options:
         document["options"] = {key: _plain(item) for key, item in record.options.items()}
+    if record.probes is not None:  # Star2: each probed node's first-move result and the bound it gave
+        document["probes"] = {record.node_id(node): {"bound": side, "value": value_to_json(value)}
+                              for node, (side, value) in sorted(record.probes.items())}
     if trace is not None:
         document["trace"] = trace
     return document

@@ -8,6 +8,12 @@ course notes gametree grew from (contract section 2)::
     .. Invocacion maxValue(B3, alfa=-inf, beta=3):
     ... PODA en maxValue de B3 porque v=8 >= beta=3 -> le asigna valor 8
 
+In Spanish a leaf reads as the notes print it, as the call of the function
+that would search it (``Invocacion maxValue(B.1) -> que retorna valor
+terminal 3``), and the trace ends with ``valor encontrado: 3``
+(:meth:`StreamingTrace.finish`). A cut at the last child prunes nothing:
+its line says the bound was reached there instead of ``cut``/``PODA``.
+
 A line for a node's body (its leaves, cut-off and return) is indented one
 level deeper than the node's own call, as in the notes. The return that
 directly follows a node's cut-off is not printed again: the cut-off line
@@ -33,6 +39,8 @@ _WORDS = {
         "leaf": "leaf {node} = {value}{p}",
         "horizon": "{node} evaluated by eval at the depth limit = {value}{p}",
         "cut": "cut in {function} of {node}: {reason} -> returns {returns}",
+        "last_child": "bound reached at the last child in {function} of {node}: {reason} -> returns {returns}",
+        "found": "value found: {value}",
         "return": "{function} of {node} returns {value}",
         "p": "p",
         "with_p": " with p={p}",
@@ -40,13 +48,21 @@ _WORDS = {
         "mixed": "{function} of {node} returns {keep}*{best} {optimal} + {share}*mean {mean} = {value}",
         "upper": "upper",
         "lower": "lower",
+        "probe_call": "probe {function}({node}{window}){p}: its first move only",
+        "probe_bound": "probe of {node}: {function} {op} {value} ({side} bound from its first move)",
+        "probe_none": "probe of {node}: first move {value}, outside the probe window: no bound",
+        "recalled": "{node} = {value}: remembered from the probe, not searched again",
+        "probed lower": "lower bound of the probes",
+        "probed upper": "upper bound of the probes",
     },
     "es": {
         "alpha": "alfa",
         "call": "Invocacion {function}({node}{window}){p}:",
-        "leaf": "Nodo hoja {node} con valor {value}{p}",
-        "horizon": "Nodo {node} evaluado con eval en el limite de profundidad: valor {value}{p}",
+        "leaf": "Invocacion {function}({node}{window}){p} -> que retorna valor terminal {value}",
+        "horizon": "Invocacion {function}({node}{window}){p} -> que retorna valor heuristico {value} (limite de profundidad)",
         "cut": "PODA en {function} de {node} porque {reason} -> le asigna valor {returns}",
+        "last_child": "Cota alcanzada en el ultimo hijo en {function} de {node} porque {reason} -> le asigna valor {returns}",
+        "found": "valor encontrado: {value}",
         "return": "{function} de {node} asigna valor {value}",
         "p": "p",
         "with_p": " con probabilidad {p}",
@@ -54,6 +70,12 @@ _WORDS = {
         "mixed": "{function} de {node} asigna valor {keep}*{best} {optimal} + {share}*media {mean} = {value}",
         "upper": "cota superior",
         "lower": "cota inferior",
+        "probe_call": "Sondeo {function}({node}{window}){p}: solo su primera jugada",
+        "probe_bound": "Sondeo de {node}: {function} {op} {value} ({side} por su primera jugada)",
+        "probe_none": "Sondeo de {node}: primera jugada {value}, fuera de la ventana del sondeo: sin cota",
+        "recalled": "{node} = {value}: recordado del sondeo, no se busca de nuevo",
+        "probed lower": "cota inferior de los sondeos",
+        "probed upper": "cota superior de los sondeos",
     },
 }
 
@@ -68,6 +90,7 @@ class TraceFormatter:
         self.lang = lang
         self.words = _WORDS[lang]
         self._last_cut: int | None = None
+        self._parents: object = None
 
     def indent(self, depth: int) -> str:
         if self.lang == "es":
@@ -90,6 +113,24 @@ class TraceFormatter:
             return f"{role or 'maxn'}Value[{self.tree.player_name(node)}]"
         return "value"
 
+    def leaf_function(self, node: int, detail: dict) -> str:
+        """The function the notes call on a leaf: the one of the player to move there, i.e. the
+        opposite of its nearest max/min ancestor's (maxValue below a min node)."""
+        tree = self.tree
+        if self._parents is None:
+            self._parents = tree.parents()
+        parents = self._parents
+        above = parents[node]  # type: ignore[index]
+        while above >= 0 and tree.kind[above] == CHANCE:
+            above = parents[above]  # type: ignore[index]
+        if above < 0:
+            return "maxValue"
+        if tree.kind[above] == MAX:
+            return "minValue"
+        if tree.kind[above] == MIN:
+            return "maxValue"
+        return self.function(above, detail)
+
     def window(self, alpha: Value | None, beta: Value | None) -> str:
         parts = []
         if alpha is not None:
@@ -110,15 +151,18 @@ class TraceFormatter:
             window = self.window(event.alpha, event.beta)
             if "bound_value" in detail:  # shallow pruning: the Bound the parent passed
                 window += f", Bound={format_value(detail['bound_value'])}"
-            text = words["call"].format(function=self.function(event.node, detail), node=name,
-                                        window=window, p=p)
+            template = words["probe_call"] if detail.get("probe") else words["call"]  # Star2's probe
+            text = template.format(function=self.function(event.node, detail), node=name, window=window, p=p)
             return self.indent(event.depth) + text
         if event.kind == LEAF:
-            template = words["horizon"] if detail.get("horizon") else words["leaf"]
+            horizon = detail.get("horizon")
+            template = words["horizon"] if horizon else words["leaf"]
             shown = format_value(event.value)
             if "vector" in detail:  # paranoid: the vector, then the root player's number from it
                 shown = f"{format_value(detail['vector'])} -> {shown}"
-            return self.indent(event.depth) + template.format(node=name, value=shown, p=p)
+            function = self.function(event.node, detail) if horizon else self.leaf_function(event.node, detail)
+            return self.indent(event.depth) + template.format(node=name, value=shown, p=p, function=function,
+                                                              window=self.window(event.alpha, event.beta))
         if event.kind == CUT:
             self._last_cut = event.node
             op = detail.get("op", ">=")
@@ -127,19 +171,25 @@ class TraceFormatter:
             if "bound_value" in detail:
                 bound_value = detail["bound_value"]
             value_name = detail.get("value_name", "v")
-            if value_name in ("alpha", "upper", "lower"):  # Star1 cuts on a chance node's bound
+            if value_name in ("alpha", "upper", "lower", "probed lower", "probed upper"):  # Star1/Star2 chance bounds
                 value_name = words[value_name]
             bound_word = words["alpha"] if bound == "alpha" else bound
             reason = detail.get("reason") or f"{value_name}={format_value(event.value)} {op} {bound_word}={format_value(bound_value)}"
             returns = detail.get("returns", event.value)
-            text = words["cut"].format(function=self.function(event.node, detail), node=name, reason=reason,
+            # (Star2's cut after the probes prunes the rest of the probed children: never "nothing")
+            skipped_nothing = "skipped" in detail and not detail["skipped"] and not str(detail.get("value_name")).startswith("probed")
+            text = words["last_child" if skipped_nothing else "cut"].format(function=self.function(event.node, detail), node=name, reason=reason,
                                        returns=format_value(returns))
             return self.indent(event.depth + 1) + text
         if event.kind == RETURN:
             if self._last_cut == event.node:
                 self._last_cut = None
                 return None
+            if detail.get("recalled"):  # Star2: a child settled by its probe's search, not entered again
+                return self.indent(event.depth) + words["recalled"].format(node=name, value=format_value(event.value))
             function = self.function(event.node, detail)
+            if "probe" in detail:  # Star2: what a probe's first move says of the node
+                return self.indent(event.depth + 1) + self._probe_line(detail["probe"], function, name, event.value)
             if "terms" in detail:
                 text = words["expected"].format(function=function, node=name, terms=expected_terms(detail["terms"]),
                                                 value=format_value(event.value))
@@ -153,6 +203,13 @@ class TraceFormatter:
                 text = words["return"].format(function=function, node=name, value=format_value(event.value))
             return self.indent(event.depth + 1) + text
         return None
+
+
+    def _probe_line(self, side: str, function: str, name: str, value: Value | None) -> str:
+        if side == "none":
+            return self.words["probe_none"].format(node=name, value=format_value(value))
+        return self.words["probe_bound"].format(node=name, function=function, op=">=" if side == "lower" else "<=",
+                                                value=format_value(value), side=self.words[side])
 
 
 #: a chance node with more children than this shows its sum shortened
@@ -184,3 +241,7 @@ class StreamingTrace:
         text = self.formatter.line(event)
         if text is not None:
             self.stream.write(text + "\n")
+
+    def finish(self, value: Value) -> None:
+        """The last line, once the search is over: ``valor encontrado: 3`` (the notes' ending)."""
+        self.stream.write(self.formatter.words["found"].format(value=format_value(value)) + "\n")

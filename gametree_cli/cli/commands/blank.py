@@ -10,7 +10,6 @@ from ..output import stdout_console
 from ..exits import reports_errors
 from ..options import read_tree
 from ...core.model import Tree
-from ...search.record import SearchRecord
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -24,6 +23,7 @@ def blank_view(tree: Tree, *, max_nodes: int | None = None, depth: int | None = 
     from rich.console import Group  # rich only when drawing: start-up time of the other commands
     from rich.text import Text
 
+    from ...search.record import SearchRecord
     from ...views.annotated import DEFAULT_MAX_NODES_SHOWN, annotated_tree
 
     if max_nodes is None:

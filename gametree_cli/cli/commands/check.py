@@ -9,10 +9,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from ...exercises.check import ERROR, check_paths, exit_code
 from ..output import stdout_console
 from ..exits import reports_errors
-from ..options import OutputFormat
+from ..options import Language, OutputFormat
 from ...core.errors import GameTreeError
 from ...io.files import write_atomically
 
@@ -22,8 +21,10 @@ def check_command(
     answers: Annotated[list[str], typer.Argument(metavar="ANSWERS", help="Answer files, or folders searched for *.answers.yaml / *.answers.json.")],
     junit: Annotated[Optional[str], typer.Option("--junit", metavar="REPORT.xml", help="Also write a JUnit XML report (one testcase per exercise) for CI.")] = None,
     output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text (a table) or json.")] = OutputFormat.text,
+    lang: Annotated[Language, typer.Option("--lang", help="Language of the table: en or es (JSON and JUnit stay as they are).")] = Language.en,
 ) -> None:
     """Solve each exercise and compare the given answers: exit 0 all right, 1 some wrong, 2 unreadable or invalid."""
+    from ...exercises.check import ERROR, check_paths, exit_code  # imported when run: start-up time of the others
     from ...exercises.check_report import check_document, check_report, junit_report  # rich: only this command's cost
 
     if junit == "-":
@@ -48,5 +49,5 @@ def check_command(
         json.dump(check_document(outcomes), sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
     else:
-        stdout_console().print(check_report(outcomes))
+        stdout_console().print(check_report(outcomes, lang.value))
     raise typer.Exit(exit_code(outcomes))

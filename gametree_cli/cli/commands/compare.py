@@ -8,7 +8,6 @@ from typing import Annotated, Optional
 
 import typer
 
-from ...search.registry import Options
 from ..output import stdout_console
 from ..exits import reports_errors
 from ..options import Order, OutputFormat, read_tree
@@ -21,6 +20,7 @@ def compare_command(
     output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text (a table) or json.")] = OutputFormat.text,
 ) -> None:
     """Run every algorithm that fits the tree: value, best move, nodes visited, leaves, cut-offs, share pruned."""
+    from ...search.registry import Options
     from ...exercises.comparison import compare_algorithms  # imported here: start-up time of the other commands (rich)
     from ...exercises.compare_table import comparison_document, comparison_table
 

@@ -15,9 +15,7 @@ import typer
 from ..output import write_out
 from ..exits import reports_errors
 from ..options import read_tree
-from ...io.document_writer import TEXT_WRITERS
 from ...io.files import check_target
-from ...io.saver import output_format, save_tree
 from ...core.model import Tree
 
 __all__ = ["convert_command", "efg_leaves_out"]
@@ -45,6 +43,9 @@ def convert_command(
     force: Annotated[bool, typer.Option("--force", help="Replace OUT if it exists (never the input).")] = False,
 ) -> None:
     """Convert a tree file between YAML, JSON, the compact nested list and Gambit .efg."""
+    from ...io.document_writer import TEXT_WRITERS  # imported when run: start-up time of the other commands
+    from ...io.saver import output_format, save_tree
+
     fmt = output_format(output, to)
     if output != "-":
         check_target(output, force=force, protect=(source,))  # refused before the work, not after

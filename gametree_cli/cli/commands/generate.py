@@ -14,11 +14,7 @@ import typer
 from ..output import write_out
 from ..exits import reports_errors
 from ...core.errors import GameTreeError
-from ...io.document import build_tree
-from ...io.document_text import document_to_json, document_to_yaml
-from ...io.efg import write_efg
 from ...io.files import check_target, write_atomically
-from ...io.saver import output_format, save_tree
 from ...generate import backgammon_tree, tictactoe_tree
 from ...generate.tictactoe import EMPTY_BOARD
 
@@ -31,7 +27,19 @@ generate_app = typer.Typer(
     rich_markup_mode=None,
 )
 
-_DOCUMENT_WRITERS = {"yaml": document_to_yaml, "json": document_to_json, "efg": write_efg}
+#: formats a generated document is written in directly (the others go through a tree)
+_DOCUMENT_FORMATS = ("yaml", "json", "efg")
+
+
+def _document_writer(fmt: str) -> Any:
+    """The writer of a document format, imported when used (start-up time of the other commands)."""
+    if fmt == "efg":
+        from ...io.efg import write_efg
+
+        return write_efg
+    from ...io.document_text import document_to_json, document_to_yaml
+
+    return document_to_yaml if fmt == "yaml" else document_to_json
 
 
 def check_output(output: str | None, force: bool) -> None:
@@ -46,14 +54,18 @@ def write_document(document: Any, output: str | None, to: str | None, force: boo
         fmt = (to or "yaml").strip().lower()
         if fmt == "yml":
             fmt = "yaml"
-        if fmt not in _DOCUMENT_WRITERS:
-            raise GameTreeError(f"cannot write {to!r} to standard output (known: {', '.join(_DOCUMENT_WRITERS)})")
-        write_out(_DOCUMENT_WRITERS[fmt](document))
+        if fmt not in _DOCUMENT_FORMATS:
+            raise GameTreeError(f"cannot write {to!r} to standard output (known: {', '.join(_DOCUMENT_FORMATS)})")
+        write_out(_document_writer(fmt)(document))
         return
+    from ...io.saver import output_format, save_tree
+
     fmt = output_format(output, to)
-    if fmt in _DOCUMENT_WRITERS:
-        write_atomically(output, _DOCUMENT_WRITERS[fmt](document), force=force)
+    if fmt in _DOCUMENT_FORMATS:
+        write_atomically(output, _document_writer(fmt)(document), force=force)
     else:  # compact, or a format of its own: through the tree
+        from ...io.document import build_tree
+
         save_tree(build_tree(document), output, fmt=fmt, force=force)
 
 
@@ -71,7 +83,7 @@ def tictactoe_command(
     to: ToOption = None,
     force: ForceOption = False,
 ) -> None:
-    """Tic-tac-toe's game tree from a position (X is max; a win is +1, a loss -1, a draw 0)."""
+    """Tic-tac-toe's game tree from a position (X is max; a win is +9, a loss -9, a draw 0: beyond every evaluation)."""
     check_output(output, force)
     write_document(tictactoe_tree(position, depth), output, to, force)
 
@@ -79,7 +91,7 @@ def tictactoe_command(
 @generate_app.command("backgammon-mini")
 @reports_errors
 def backgammon_command(
-    position: Annotated[str, typer.Option("--position", "-p", help="MAX's pieces a,b and MIN's c,d on fields 1..6 (6 is home), e.g. 3,4,1,2.")] = "3,4,1,2",
+    position: Annotated[str, typer.Option("--position", "-p", help="MAX's pieces a,b and MIN's c,d on fields 0..5 (MAX moves up to 5, MIN down to 0), e.g. 3,4,1,2.")] = "3,4,1,2",
     plies: Annotated[int, typer.Option("--plies", help="Stop this many edges below the root (coin edges count) and score a+b+c+d.")] = 5,
     roll: Annotated[Optional[int], typer.Option("--roll", help="Start at MAX's decision with this coin (1 or 2) already shown.")] = None,
     output: OutputOption = None,

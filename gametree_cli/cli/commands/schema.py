@@ -10,13 +10,14 @@ import typer
 from ..output import write_out
 from ..exits import reports_errors
 from ...io.files import write_atomically
-from ...io.schema import tree_schema
 
 __all__ = ["schema_command", "schema_text"]
 
 
 def schema_text() -> str:
     """The schema as indented JSON text."""
+    from ...io.schema import tree_schema
+
     return json.dumps(tree_schema(), indent=2, ensure_ascii=False) + "\n"
 
 

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from ...search.registry import solve
 from ..exits import reports_errors
 from ..options import (AlgoOption, BoundsOption, DepthOption, Language, MaxNodesOption, Order, OrderOption,
                            OutputFormat, StrictOption, SumOption, TiesOption, TreeArgument, TreeTextOption, Variant,
                            VariantOption, read_tree, search_options)
 from ..output import stdout_console
 from ...core.errors import GameTreeError
-from ...search.events import Event, Observer
 from ...io.files import check_target
+
+if TYPE_CHECKING:
+    from ...search.events import Event, Observer
 
 __all__ = ["solve_command"]
 
@@ -27,7 +28,7 @@ def solve_command(
     algo: AlgoOption = None,
     depth: DepthOption = None,
     trace: Annotated[bool, typer.Option("--trace", help="Print one line per call, leaf, cut-off and return while searching.")] = False,
-    lang: Annotated[Language, typer.Option("--lang", help="Trace vocabulary: en, or es (Spanish course notes).")] = Language.en,
+    lang: Annotated[Language, typer.Option("--lang", help="Language of the whole output: en, or es (Spanish; the trace in the course notes' words).")] = Language.en,
     output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text (annotated tree) or json (contract's result).")] = OutputFormat.text,
     variant: VariantOption = Variant.soft,
     strict: StrictOption = False,
@@ -42,6 +43,8 @@ def solve_command(
     force: Annotated[bool, typer.Option("--force", help="Let --answers replace an existing file.")] = False,
 ) -> None:
     """Solve a tree and show the annotated tree, the trace, or the JSON result."""
+    from ...search.registry import solve  # imported when run: start-up time of the other commands
+
     if answers_file is not None:
         if answers_file == "-":
             raise GameTreeError("--answers: name a file ('-' is not possible: standard output carries the result)")
@@ -58,8 +61,10 @@ def solve_command(
 
         observer = StreamingTrace(tree, sys.stdout, lang.value)
     record = solve(tree, algo, options=options, observer=observer)
+    if trace and output is not OutputFormat.json:
+        observer.finish(record.value)  # type: ignore[union-attr]
     if answers_file is not None:
-        from ...exercises.answers import write_answer_file
+        from ...views.answer_key import write_answer_file
 
         write_answer_file(answers_file, record, tree_file=tree_file, tree_text=tree_text, options=options, force=force)
         sys.stderr.write(f"wrote the answer key {answers_file}\n")
@@ -75,4 +80,4 @@ def solve_command(
         sys.stdout.flush()
         console.print()
     shown = {"max_nodes": len(tree) if show_all else DEFAULT_MAX_NODES_SHOWN, "depth": show_depth}
-    console.print(render_result(record, **shown))
+    console.print(render_result(record, lang.value, **shown))

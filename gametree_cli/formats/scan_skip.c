@@ -3,12 +3,12 @@
 /* BEGIN: Cython Metadata
 {
     "distutils": {
-        "name": "gametree_cli.algorithms.search",
+        "name": "gametree_cli.formats.scan_skip",
         "sources": [
-            "gametree_cli/algorithms/search.py"
+            "gametree_cli/formats/scan_skip.py"
         ]
     },
-    "module_name": "gametree_cli.algorithms.search"
+    "module_name": "gametree_cli.formats.scan_skip"
 }
 END: Cython Metadata */
 
@@ -1261,8 +1261,8 @@ static int __Pyx_init_tpflags_variables(void) {
   #endif
 #endif
 
-#define __PYX_HAVE__gametree_cli__algorithms__search
-#define __PYX_HAVE_API__gametree_cli__algorithms__search
+#define __PYX_HAVE__gametree_cli__formats__scan_skip
+#define __PYX_HAVE_API__gametree_cli__formats__scan_skip
 /* Early includes */
 #include "pythread.h"
 #include <string.h>
@@ -1487,7 +1487,7 @@ static const char * const __pyx_cfilenm = __FILE__;
 /* #### Code section: filename_table ### */
 
 static const char* const __pyx_f[] = {
-  "gametree_cli/algorithms/search.py",
+  "gametree_cli/formats/scan_skip.py",
   "View.MemoryView",
 };
 /* #### Code section: utility_code_proto_before_types ### */
@@ -1743,53 +1743,49 @@ typedef struct {
 /* #### Code section: type_declarations ### */
 
 /*--- Type declarations ---*/
-struct __pyx_obj_12gametree_cli_10algorithms_6search_Frame;
-struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits;
+struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper;
+struct __pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr;
 struct __pyx_array_obj;
 struct __pyx_MemviewEnum_obj;
 struct __pyx_memoryview_obj;
 struct __pyx_memoryviewslice_obj;
 
-/* "gametree_cli/algorithms/search.py":59
- * 
+/* "gametree_cli/formats/scan_skip.py":69
+ * @cython.final
  * @cython.cclass
- * class Frame:             # <<<<<<<<<<<<<<
- *     """An inner node on the way down: what max-value/min-value keep in their locals.
- * 
+ * class Skipper:             # <<<<<<<<<<<<<<
+ *     """One text, for many calls: per open container its bracket and where its keys start; the
+ *     keys of the open objects as (start, length). Compiled, the text is read through a window
 */
-struct __pyx_obj_12gametree_cli_10algorithms_6search_Frame {
+struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper {
   PyObject_HEAD
-  PY_LONG_LONG node;
-  PY_LONG_LONG slot;
-  PY_LONG_LONG depth;
-  PY_LONG_LONG sign;
-  PY_LONG_LONG own;
-  PY_LONG_LONG rival;
-  PY_LONG_LONG entry;
-  PY_LONG_LONG v;
-  PY_LONG_LONG position;
+  struct __pyx_vtabstruct_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_vtab;
+  PyObject *text;
+  __Pyx_memviewslice window;
+  Py_ssize_t low;
+  Py_ssize_t high;
+  int narrow;
+  Py_ssize_t length;
+  int lenient;
+  int escaped;
+  __Pyx_memviewslice opened;
+  __Pyx_memviewslice base;
+  __Pyx_memviewslice keys;
 };
 
 
-/* "gametree_cli/algorithms/search.py":82
+/* "gametree_cli/formats/scan_skip.py":94
+ *         self.window, self.low, self.high, self.narrow = b"", 0, 0, False
+ *         # memoryviews: uncompiled, their items are Python ints, as compiled
+ *         self.opened, self.base, self.keys = (memoryview(np.zeros(size, np.int64)) for size in (16, 16, 64))             # <<<<<<<<<<<<<<
  * 
- * @cython.cclass
- * class Visits:             # <<<<<<<<<<<<<<
- *     """What the walk writes: per visit position (a node's slot) its node, value, alpha and beta at
- *     return (sources; the bounds only when pruning) and flags; per cut the node and how many of its
+ *     @cython.cfunc
 */
-struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits {
+struct __pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr {
   PyObject_HEAD
-  struct __pyx_vtabstruct_12gametree_cli_10algorithms_6search_Visits *__pyx_vtab;
-  __Pyx_memviewslice order;
-  __Pyx_memviewslice value;
-  __Pyx_memviewslice alpha;
-  __Pyx_memviewslice beta;
-  __Pyx_memviewslice flags;
-  __Pyx_memviewslice cut_at;
-  PY_LONG_LONG visits;
-  PY_LONG_LONG cutoffs;
-  int prune;
+  long __pyx_v_size;
+  PyObject *__pyx_t_0;
+  Py_ssize_t __pyx_t_1;
 };
 
 
@@ -1870,20 +1866,39 @@ struct __pyx_memoryviewslice_obj {
 
 
 
-/* "gametree_cli/algorithms/search.py":82
- * 
+/* "gametree_cli/formats/scan_skip.py":69
+ * @cython.final
  * @cython.cclass
- * class Visits:             # <<<<<<<<<<<<<<
- *     """What the walk writes: per visit position (a node's slot) its node, value, alpha and beta at
- *     return (sources; the bounds only when pruning) and flags; per cut the node and how many of its
+ * class Skipper:             # <<<<<<<<<<<<<<
+ *     """One text, for many calls: per open container its bracket and where its keys start; the
+ *     keys of the open objects as (start, length). Compiled, the text is read through a window
 */
 
-struct __pyx_vtabstruct_12gametree_cli_10algorithms_6search_Visits {
-  PY_LONG_LONG (*enter)(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *, PY_LONG_LONG);
-  void (*leave)(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *, PY_LONG_LONG, PY_LONG_LONG, PY_LONG_LONG, PY_LONG_LONG, unsigned char);
-  void (*cut)(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *, PY_LONG_LONG, PY_LONG_LONG);
+struct __pyx_vtabstruct_12gametree_cli_7formats_9scan_skip_Skipper {
+  Py_UCS4 (*at)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t);
+  Py_UCS4 (*at_moved)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t);
+  void (*move)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t);
+  Py_UCS4 (*__pyx_char)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t);
+  Py_ssize_t (*space)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t);
+  Py_ssize_t (*string_end)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t);
+  Py_ssize_t (*number_end)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t);
+  Py_ssize_t (*digits_end)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t);
+  int (*grow)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *);
+  int (*new_key)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t);
+  Py_ssize_t (*value_end)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t);
 };
-static struct __pyx_vtabstruct_12gametree_cli_10algorithms_6search_Visits *__pyx_vtabptr_12gametree_cli_10algorithms_6search_Visits;
+static struct __pyx_vtabstruct_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_vtabptr_12gametree_cli_7formats_9scan_skip_Skipper;
+static CYTHON_INLINE Py_UCS4 __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t);
+static Py_UCS4 __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at_moved(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t);
+static void __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_move(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t);
+static Py_UCS4 __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_char(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t);
+static Py_ssize_t __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_space(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t);
+static Py_ssize_t __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_string_end(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t);
+static Py_ssize_t __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_number_end(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t);
+static Py_ssize_t __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_digits_end(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t);
+static int __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_grow(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *);
+static int __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_new_key(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t);
+static Py_ssize_t __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_value_end(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t);
 
 
 /* "View.MemoryView":128
@@ -2775,22 +2790,50 @@ static void __Pyx_RaiseUnboundLocalError(const char *varname);
 /* DivInt[long].proto */
 static CYTHON_INLINE long __Pyx_div_long(long, long, int b_is_constant);
 
-/* ListAppend.proto */
-#if CYTHON_USE_PYLIST_INTERNALS && CYTHON_ASSUME_SAFE_MACROS && CYTHON_ASSUME_SAFE_SIZE
-static CYTHON_INLINE int __Pyx_PyList_Append(PyObject* list, PyObject* x);
-#else
-#define __Pyx_PyList_Append(L,x) PyList_Append(L,x)
-#endif
+/* pybuiltin_invalid.export */
+static void __Pyx_PyBuiltin_Invalid(PyObject *obj, const char *builtin_type_name, const char *argname);
 
-/* PyNumberBinop.proto */
-#if CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_GRAAL || CYTHON_COMPILING_IN_LIMITED_API
-#define __Pyx_PyNumber_Add_int_object(op1, op2)  PyNumber_Add(op1, op2)
-#define __Pyx_PyNumber_InPlaceAdd_int_object(op1, op2)  PyNumber_InPlaceAdd(op1, op2)
-#else
-#define __Pyx_PyNumber_Add_int_object(op1, op2)  __Pyx__PyNumber_Add_int_object(op1, op2, 0)
-#define __Pyx_PyNumber_InPlaceAdd_int_object(op1, op2)  __Pyx__PyNumber_Add_int_object(op1, op2, 1)
-static CYTHON_INLINE PyObject* __Pyx__PyNumber_Add_int_object(PyObject *op1, PyObject *op2, int inplace);
-#endif
+/* pyint_simplify.proto */
+static CYTHON_INLINE int __Pyx_PyInt_FromNumber(PyObject **number_var, const char *argname, int accept_none);
+
+/* pep479.proto */
+static void __Pyx_Generator_Replace_StopIteration(int in_async_gen);
+
+/* IterFinish.proto */
+static CYTHON_INLINE int __Pyx_IterFinish(void);
+
+/* UnpackItemEndCheck.proto */
+static int __Pyx_IternextUnpackEndCheck(PyObject *retval, Py_ssize_t expected);
+
+/* SetStringIndexingError.proto (used by GetItemIntUnicode) */
+static void __Pyx_SetStringIndexingError(const char* message, int has_gil);
+
+/* GetItemIntUnicode.proto */
+#define __Pyx_GetItemInt_Unicode(o, i, type, is_signed, to_py_func, wraparound, boundscheck, has_gil, unsafe_shared)\
+    (__Pyx_fits_Py_ssize_t(i, type, is_signed) ?\
+    __Pyx_GetItemInt_Unicode_Fast(o, (Py_ssize_t)i, wraparound, boundscheck, has_gil) :\
+    (__Pyx_SetStringIndexingError("string index out of range", has_gil), (Py_UCS4)-1))
+static CYTHON_INLINE Py_UCS4 __Pyx_GetItemInt_Unicode_Fast(PyObject* ustring, Py_ssize_t i,
+                                                           int wraparound, int boundscheck, int has_gil);
+
+/* WriteUnraisableException.proto */
+static void __Pyx_WriteUnraisable(const char *name, int clineno,
+                                  int lineno, const char *filename,
+                                  int full_traceback, int nogil);
+
+/* PyUnicode_Substring.proto */
+static CYTHON_INLINE PyObject* __Pyx_PyUnicode_Substring(
+            PyObject* text, Py_ssize_t start, Py_ssize_t stop);
+
+/* PyUnicodeEncodeError_Check.proto */
+#define __Pyx_PyExc_UnicodeEncodeError_Check(obj)  __Pyx_TypeCheck(obj, PyExc_UnicodeEncodeError)
+
+/* PyObjectCompare.proto */
+static CYTHON_INLINE int __Pyx_PyObject_CompareBoolLt_int_int(PyObject *op1, PyObject *op2, int pyop);
+
+/* unicode_tailmatch.proto */
+static int __Pyx_PyUnicode_Tailmatch(
+    PyObject* s, PyObject* substr, Py_ssize_t start, Py_ssize_t end, int direction);
 
 /* AllocateExtensionType.proto */
 static PyObject *__Pyx_AllocateExtensionType(PyTypeObject *t, int is_final);
@@ -2812,6 +2855,27 @@ typedef int (*__Pyx_tpinitvectorcallfunc)(PyObject* o, PyObject *const *args, Py
 static int __Pyx_CallTpinitAsVectorcall(__Pyx_tpinitvectorcallfunc f, PyObject* o, PyObject *a, PyObject *k);
 #endif
 
+/* CheckTypeForFreelists.proto */
+#if CYTHON_USE_FREELISTS
+#if CYTHON_USE_TYPE_SPECS
+#define __PYX_CHECK_FINAL_TYPE_FOR_FREELISTS(t, expected_tp, expected_size) ((int) ((t) == (expected_tp)))
+#define __PYX_CHECK_TYPE_FOR_FREELIST_FLAGS  Py_TPFLAGS_IS_ABSTRACT
+#else
+#define __PYX_CHECK_FINAL_TYPE_FOR_FREELISTS(t, expected_tp, expected_size) ((int) ((t)->tp_basicsize == (expected_size)))
+#define __PYX_CHECK_TYPE_FOR_FREELIST_FLAGS  (Py_TPFLAGS_IS_ABSTRACT | Py_TPFLAGS_HEAPTYPE)
+#endif
+#define __PYX_CHECK_TYPE_FOR_FREELISTS(t, expected_tp, expected_size)\
+    (__PYX_CHECK_FINAL_TYPE_FOR_FREELISTS((t), (expected_tp), (expected_size)) &\
+     (int) (!__Pyx_PyType_HasFeature((t), __PYX_CHECK_TYPE_FOR_FREELIST_FLAGS)))
+#endif
+
+/* CallTypeTraverse.proto */
+#if !CYTHON_USE_TYPE_SPECS
+#define __Pyx_call_type_traverse(o, always_call, visit, arg) 0
+#else
+static int __Pyx_call_type_traverse(PyObject *o, int always_call, visitproc visit, void *arg);
+#endif
+
 /* DeallocKeepAlive.proto */
 #if CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
 #define __Pyx_DeallocKeepAliveBegin(o) do {\
@@ -2824,13 +2888,6 @@ static int __Pyx_CallTpinitAsVectorcall(__Pyx_tpinitvectorcallfunc f, PyObject* 
 #else
 #define __Pyx_DeallocKeepAliveBegin(o) Py_SET_REFCNT(o, Py_REFCNT(o) + 1)
 #define __Pyx_DeallocKeepAliveEnd(o)   Py_SET_REFCNT(o, Py_REFCNT(o) - 1)
-#endif
-
-/* CallTypeTraverse.proto */
-#if !CYTHON_USE_TYPE_SPECS
-#define __Pyx_call_type_traverse(o, always_call, visit, arg) 0
-#else
-static int __Pyx_call_type_traverse(PyObject *o, int always_call, visitproc visit, void *arg);
 #endif
 
 /* PyObjectCallMethod0.proto (used by PyType_Ready) */
@@ -2848,6 +2905,15 @@ static int __Pyx_validate_bases_tuple(const char *type_name, int has_dictoffset,
 
 /* PyType_Ready.export */
 CYTHON_UNUSED static int __Pyx_PyType_Ready(PyTypeObject *t);
+
+/* GetVTable.proto (used by MergeVTables) */
+static int __Pyx_GetVtable(PyTypeObject *type, void** table);
+
+/* MergeVTables.proto (used by SetVTable) */
+static int __Pyx_MergeVtables(PyTypeObject *type);
+
+/* SetVTable.export */
+static int __Pyx_SetVtable(PyTypeObject* typeptr , void* vtable);
 
 /* LimitedApiGetTypeTypeDict.proto (used by DelItemOnTypeDict) */
 #if CYTHON_COMPILING_IN_LIMITED_API
@@ -2869,24 +2935,12 @@ static int __Pyx__SetItemOnTypeDict(PyTypeObject *tp, PyObject *k, PyObject *v);
 /* SetupReduce.export */
 static int __Pyx_setup_reduce(PyObject* type_obj);
 
-/* GetVTable.proto (used by MergeVTables) */
-static int __Pyx_GetVtable(PyTypeObject *type, void** table);
-
-/* MergeVTables.proto (used by SetVTable) */
-static int __Pyx_MergeVtables(PyTypeObject *type);
-
-/* SetVTable.export */
-static int __Pyx_SetVtable(PyTypeObject* typeptr , void* vtable);
-
 /* ApplySequenceOrMappingFlag.proto */
 #if CYTHON_COMPILING_IN_LIMITED_API || CYTHON_COMPILING_IN_PYPY
 int __Pyx_ApplySequenceOrMappingFlag(PyTypeObject *tp, int is_sequence);
 #else
 #define __Pyx_ApplySequenceOrMappingFlag(tp, is_sequence) (0)
 #endif
-
-/* ImportFrom.export */
-static PyObject* __Pyx_ImportFrom(PyObject* module, PyObject* name);
 
 /* dict_setdefault.proto (used by FetchCommonType) */
 static CYTHON_INLINE PyObject *__Pyx_PyDict_SetDefault(PyObject *d, PyObject *key, PyObject *default_value);
@@ -3120,12 +3174,6 @@ static CYTHON_INLINE int __pyx_memoryview_slice_memviewslice(
         int have_start, int have_stop, int have_step,
         int is_slice);
 
-/* PyObjectCallMethod1.proto */
-static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethod1(PyObject* obj, PyObject* method_name, PyObject* arg);
-
-/* CheckUnpickleChecksumError.export */
-static void __Pyx_RaiseUnpickleChecksumError(long checksum, long checksum1, long checksum2, long checksum3, const char *members);
-
 /* MemviewDtypeToObject.proto */
 static CYTHON_INLINE PyObject *__pyx_memview_get_PY_LONG_LONG(const char *itemp);
 static CYTHON_INLINE int __pyx_memview_set_PY_LONG_LONG(char *itemp, PyObject *obj);
@@ -3157,20 +3205,16 @@ static int __Pyx_ValidateAndInit_memviewslice(
 static CYTHON_INLINE __Pyx_memviewslice __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(PyObject *, int writable_flag);
 
 /* MemviewDtypeToObject.proto */
-static CYTHON_INLINE PyObject *__pyx_memview_get_unsigned_char(const char *itemp);
-static CYTHON_INLINE int __pyx_memview_set_unsigned_char(char *itemp, PyObject *obj);
-
-/* ObjectToMemviewSlice.proto */
-static CYTHON_INLINE __Pyx_memviewslice __Pyx_PyObject_to_MemoryviewSlice_dc_unsigned_char(PyObject *, int writable_flag);
+static CYTHON_INLINE PyObject *__pyx_memview_get_unsigned_char__const__(const char *itemp);
 
 /* ObjectToMemviewSlice.proto */
 static CYTHON_INLINE __Pyx_memviewslice __Pyx_PyObject_to_MemoryviewSlice_dc_unsigned_char__const__(PyObject *, int writable_flag);
 
-/* ObjectToMemviewSlice.proto */
-static CYTHON_INLINE __Pyx_memviewslice __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG__const__(PyObject *, int writable_flag);
+/* PyObjectCallMethod1.proto */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethod1(PyObject* obj, PyObject* method_name, PyObject* arg);
 
-/* MemviewDtypeToObject.proto */
-static CYTHON_INLINE PyObject *__pyx_memview_get_unsigned_char__const__(const char *itemp);
+/* CheckUnpickleChecksumError.export */
+static void __Pyx_RaiseUnpickleChecksumError(long checksum, long checksum1, long checksum2, long checksum3, const char *members);
 
 /* MemviewSliceCopy.proto */
 static __Pyx_memviewslice
@@ -3205,20 +3249,17 @@ static CYTHON_INLINE PY_LONG_LONG __Pyx_PyLong_As_PY_LONG_LONG(PyObject *);
 /* CIntToPy.proto */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_unsigned_char(unsigned char value);
 
-/* UpdateUnpickledDict.export */
-static int __Pyx_UpdateUnpickledDict(PyObject *obj, PyObject *state, Py_ssize_t index);
-
-/* CIntFromPy.proto */
-static CYTHON_INLINE unsigned char __Pyx_PyLong_As_unsigned_char(PyObject *);
-
-/* CheckUnpickleChecksum.proto */
-static CYTHON_INLINE int __Pyx_CheckUnpickleChecksum(long checksum, long checksum1, long checksum2, long checksum3, const char *members);
-
 /* CIntFromPy.proto */
 static CYTHON_INLINE long __Pyx_PyLong_As_long(PyObject *);
 
 /* CIntToPy.proto */
 static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value);
+
+/* UpdateUnpickledDict.export */
+static int __Pyx_UpdateUnpickledDict(PyObject *obj, PyObject *state, Py_ssize_t index);
+
+/* CheckUnpickleChecksum.proto */
+static CYTHON_INLINE int __Pyx_CheckUnpickleChecksum(long checksum, long checksum1, long checksum2, long checksum3, const char *members);
 
 /* CIntFromPy.proto */
 static CYTHON_INLINE int __Pyx_PyLong_As_int(PyObject *);
@@ -3237,6 +3278,111 @@ static void __Pyx_init_runtime_version(void);
 #define __Pyx_init_runtime_version()
 #endif
 static unsigned long __Pyx_get_runtime_version(void);
+
+/* IterNextPlain.proto (used by CoroutineBase) */
+static CYTHON_INLINE PyObject *__Pyx_PyIter_Next_Plain(PyObject *iterator);
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+static PyObject *__Pyx_GetBuiltinNext_LimitedAPI(void);
+#endif
+
+/* PyObjectCallNoArg.proto (used by CoroutineBase) */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallNoArg(PyObject *func);
+
+/* ReturnWithStopIteration.proto (used by CoroutineBase) */
+static CYTHON_INLINE void __Pyx_ReturnWithStopIteration(PyObject* value, int async, int iternext);
+
+/* CoroutineBase.proto (used by Generator) */
+struct __pyx_CoroutineObject;
+typedef PyObject *(*__pyx_coroutine_body_t)(struct __pyx_CoroutineObject *, PyThreadState *, PyObject *);
+#if CYTHON_USE_EXC_INFO_STACK
+#define __Pyx_ExcInfoStruct  _PyErr_StackItem
+#else
+typedef struct {
+    PyObject *exc_type;
+    PyObject *exc_value;
+    PyObject *exc_traceback;
+} __Pyx_ExcInfoStruct;
+#endif
+typedef struct __pyx_CoroutineObject {
+    PyObject_HEAD
+    __pyx_coroutine_body_t body;
+    PyObject *closure;
+    __Pyx_ExcInfoStruct gi_exc_state;
+#if PY_VERSION_HEX < 0x030C0000 || CYTHON_COMPILING_IN_LIMITED_API
+    PyObject *gi_weakreflist;
+#endif
+    PyObject *classobj;
+    PyObject *yieldfrom;
+    __Pyx_pyiter_sendfunc yieldfrom_am_send;
+    PyObject *gi_name;
+    PyObject *gi_qualname;
+    PyObject *gi_modulename;
+    PyObject *gi_code;
+    PyObject *gi_frame;
+#if CYTHON_USE_SYS_MONITORING && (CYTHON_PROFILE || CYTHON_TRACE)
+    PyMonitoringState __pyx_pymonitoring_state[__Pyx_MonitoringEventTypes_CyGen_count];
+    uint64_t __pyx_pymonitoring_version;
+#endif
+    int resume_label;
+    char is_running;
+} __pyx_CoroutineObject;
+static __pyx_CoroutineObject *__Pyx__Coroutine_New(
+    PyTypeObject *type, __pyx_coroutine_body_t body, PyObject *code, PyObject *closure,
+    PyObject *name, PyObject *qualname, PyObject *module_name);
+static __pyx_CoroutineObject *__Pyx__Coroutine_NewInit(
+            __pyx_CoroutineObject *gen, __pyx_coroutine_body_t body, PyObject *code, PyObject *closure,
+            PyObject *name, PyObject *qualname, PyObject *module_name);
+static CYTHON_INLINE void __Pyx_Coroutine_ExceptionClear(__Pyx_ExcInfoStruct *self);
+static int __Pyx_Coroutine_clear(PyObject *self);
+static __Pyx_PySendResult __Pyx_Coroutine_AmSend(PyObject *self, PyObject *value, PyObject **retval);
+static PyObject *__Pyx_Coroutine_Send(PyObject *self, PyObject *value);
+static __Pyx_PySendResult __Pyx_Coroutine_Close(PyObject *self, PyObject **retval);
+static PyObject *__Pyx_Coroutine_Throw(PyObject *gen,
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+    PyObject *args
+#else
+    PyObject *const *args, Py_ssize_t nargs
+#endif
+    );
+#if CYTHON_USE_EXC_INFO_STACK
+#define __Pyx_Coroutine_SwapException(self)
+#define __Pyx_Coroutine_ResetAndClearException(self)  __Pyx_Coroutine_ExceptionClear(&(self)->gi_exc_state)
+#else
+#define __Pyx_Coroutine_SwapException(self) {\
+    __Pyx_ExceptionSwap(&(self)->gi_exc_state.exc_type, &(self)->gi_exc_state.exc_value, &(self)->gi_exc_state.exc_traceback);\
+    __Pyx_Coroutine_ResetFrameBackpointer(&(self)->gi_exc_state);\
+    }
+#define __Pyx_Coroutine_ResetAndClearException(self) {\
+    __Pyx_ExceptionReset((self)->gi_exc_state.exc_type, (self)->gi_exc_state.exc_value, (self)->gi_exc_state.exc_traceback);\
+    (self)->gi_exc_state.exc_type = (self)->gi_exc_state.exc_value = (self)->gi_exc_state.exc_traceback = NULL;\
+    }
+#endif
+#if CYTHON_FAST_THREAD_STATE
+#define __Pyx_PyGen_FetchStopIterationValue(pvalue)\
+    __Pyx_PyGen__FetchStopIterationValue(__pyx_tstate, pvalue)
+#else
+#define __Pyx_PyGen_FetchStopIterationValue(pvalue)\
+    __Pyx_PyGen__FetchStopIterationValue(__Pyx_PyThreadState_Current, pvalue)
+#endif
+static int __Pyx_PyGen__FetchStopIterationValue(PyThreadState *tstate, PyObject **pvalue);
+static CYTHON_INLINE void __Pyx_Coroutine_ResetFrameBackpointer(__Pyx_ExcInfoStruct *exc_state);
+static char __Pyx_Coroutine_test_and_set_is_running(__pyx_CoroutineObject *gen);
+static void __Pyx_Coroutine_unset_is_running(__pyx_CoroutineObject *gen);
+static char __Pyx_Coroutine_get_is_running(__pyx_CoroutineObject *gen);
+static PyObject *__Pyx_Coroutine_get_is_running_getter(PyObject *gen, void *closure);
+#if __PYX_HAS_PY_AM_SEND == 2
+static void __Pyx_SetBackportTypeAmSend(PyTypeObject *type, __Pyx_PyAsyncMethodsStruct *static_amsend_methods, __Pyx_pyiter_sendfunc am_send);
+#endif
+static PyObject *__Pyx_Coroutine_fail_reduce_ex(PyObject *self, PyObject *arg);
+
+/* Generator.proto */
+#define __Pyx_Generator_USED
+#define __Pyx_Generator_CheckExact(obj) Py_IS_TYPE(obj, __pyx_mstate_global->__pyx_GeneratorType)
+#define __Pyx_Generator_New(body, code, closure, name, qualname, module_name)\
+    __Pyx__Coroutine_New(__pyx_mstate_global->__pyx_GeneratorType, body, code, closure, name, qualname, module_name)
+static PyObject *__Pyx_Generator_Next(PyObject *self);
+static int __pyx_Generator_init(PyObject *module);
+static CYTHON_INLINE PyObject *__Pyx_Generator_GetInlinedResult(PyObject *self);
 
 /* CheckBinaryVersion.proto */
 static int __Pyx_check_binary_version(unsigned long ct_version, unsigned long rt_version, int allow_newer);
@@ -3332,9 +3478,17 @@ static PyObject *__pyx_memoryview__get_base(struct __pyx_memoryview_obj *__pyx_v
 static PyObject *__pyx_memoryviewslice_convert_item_to_object(struct __pyx_memoryviewslice_obj *__pyx_v_self, char *__pyx_v_itemp); /* proto*/
 static PyObject *__pyx_memoryviewslice_assign_item_from_object(struct __pyx_memoryviewslice_obj *__pyx_v_self, char *__pyx_v_itemp, PyObject *__pyx_v_value); /* proto*/
 static PyObject *__pyx_memoryviewslice__get_base(struct __pyx_memoryviewslice_obj *__pyx_v_self); /* proto*/
-static PY_LONG_LONG __pyx_f_12gametree_cli_10algorithms_6search_6Visits_enter(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *__pyx_v_self, PY_LONG_LONG __pyx_v_node); /* proto*/
-static void __pyx_f_12gametree_cli_10algorithms_6search_6Visits_leave(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *__pyx_v_self, PY_LONG_LONG __pyx_v_slot, PY_LONG_LONG __pyx_v_result, PY_LONG_LONG __pyx_v_alpha, PY_LONG_LONG __pyx_v_beta, unsigned char __pyx_v_bits); /* proto*/
-static void __pyx_f_12gametree_cli_10algorithms_6search_6Visits_cut(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *__pyx_v_self, PY_LONG_LONG __pyx_v_node, PY_LONG_LONG __pyx_v_position); /* proto*/
+static CYTHON_INLINE Py_UCS4 __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_i); /* proto*/
+static Py_UCS4 __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at_moved(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_i); /* proto*/
+static void __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_move(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_i); /* proto*/
+static Py_UCS4 __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_char(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_i); /* proto*/
+static Py_ssize_t __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_space(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_i); /* proto*/
+static Py_ssize_t __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_string_end(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_pos); /* proto*/
+static Py_ssize_t __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_number_end(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_pos); /* proto*/
+static Py_ssize_t __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_digits_end(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_pos); /* proto*/
+static int __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_grow(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self); /* proto*/
+static int __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_new_key(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_start, Py_ssize_t __pyx_v_end, Py_ssize_t __pyx_v_low, Py_ssize_t __pyx_v_n_keys); /* proto*/
+static Py_ssize_t __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_value_end(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_pos); /* proto*/
 
 /* Module declarations from "cython.view" */
 
@@ -3342,12 +3496,13 @@ static void __pyx_f_12gametree_cli_10algorithms_6search_6Visits_cut(struct __pyx
 
 /* Module declarations from "cython" */
 
-/* Module declarations from "gametree_cli.algorithms.search" */
-static unsigned char __pyx_v_12gametree_cli_10algorithms_6search__LOWER;
-static unsigned char __pyx_v_12gametree_cli_10algorithms_6search__UPPER;
-static unsigned char __pyx_v_12gametree_cli_10algorithms_6search__CUT;
-static unsigned char __pyx_v_12gametree_cli_10algorithms_6search__HORIZON;
-static unsigned char __pyx_v_12gametree_cli_10algorithms_6search__MAX;
+/* Module declarations from "gametree_cli.formats.scan_skip" */
+static Py_ssize_t __pyx_v_12gametree_cli_7formats_9scan_skip__KEYS;
+static Py_ssize_t __pyx_v_12gametree_cli_7formats_9scan_skip__WINDOW;
+static Py_ssize_t __pyx_v_12gametree_cli_7formats_9scan_skip__MAX_DIGITS;
+static int __pyx_v_12gametree_cli_7formats_9scan_skip__VALUE;
+static int __pyx_v_12gametree_cli_7formats_9scan_skip__KEY;
+static int __pyx_v_12gametree_cli_7formats_9scan_skip__AFTER;
 static PyObject *__pyx_collections_abc_Sequence = 0;
 static PyObject *generic = 0;
 static PyObject *strided = 0;
@@ -3356,8 +3511,8 @@ static PyObject *contiguous = 0;
 static PyObject *indirect_contiguous = 0;
 static int __pyx_memoryview_thread_locks_used;
 static PyThread_type_lock __pyx_memoryview_thread_locks[8];
-static PyObject *__pyx_f_12gametree_cli_10algorithms_6search___pyx_unpickle_Frame__set_state(struct __pyx_obj_12gametree_cli_10algorithms_6search_Frame *, PyObject *); /*proto*/
-static PyObject *__pyx_f_12gametree_cli_10algorithms_6search___pyx_unpickle_Visits__set_state(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *, PyObject *); /*proto*/
+static CYTHON_INLINE int __pyx_f_12gametree_cli_7formats_9scan_skip__hex(Py_UCS4); /*proto*/
+static PyObject *__pyx_f_12gametree_cli_7formats_9scan_skip___pyx_unpickle_Skipper__set_state(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, PyObject *); /*proto*/
 static int __pyx_array_allocate_buffer(struct __pyx_array_obj *); /*proto*/
 static struct __pyx_array_obj *__pyx_array_new(PyObject *, Py_ssize_t, char *, char const *, char *); /*proto*/
 static PyObject *__pyx_memoryview_new(PyObject *, int, int, __Pyx_TypeInfo const *); /*proto*/
@@ -3397,15 +3552,13 @@ static void __pyx_memoryview__slice_assign_scalar(char *, Py_ssize_t *, Py_ssize
 static PyObject *__pyx_unpickle_Enum__set_state(struct __pyx_MemviewEnum_obj *, PyObject *); /*proto*/
 /* #### Code section: typeinfo ### */
 static const __Pyx_TypeInfo __Pyx_TypeInfo_PY_LONG_LONG = { "long long", NULL, sizeof(PY_LONG_LONG), { 0 }, 0, __PYX_IS_UNSIGNED(PY_LONG_LONG) ? 'U' : 'I', __PYX_IS_UNSIGNED(PY_LONG_LONG), 0 };
-static const __Pyx_TypeInfo __Pyx_TypeInfo_unsigned_char = { "unsigned char", NULL, sizeof(unsigned char), { 0 }, 0, __PYX_IS_UNSIGNED(unsigned char) ? 'U' : 'I', __PYX_IS_UNSIGNED(unsigned char), 0 };
 static const __Pyx_TypeInfo __Pyx_TypeInfo_unsigned_char__const__ = { "const unsigned char", NULL, sizeof(unsigned char const ), { 0 }, 0, __PYX_IS_UNSIGNED(unsigned char const ) ? 'U' : 'I', __PYX_IS_UNSIGNED(unsigned char const ), 0 };
-static const __Pyx_TypeInfo __Pyx_TypeInfo_PY_LONG_LONG__const__ = { "const long long", NULL, sizeof(PY_LONG_LONG const ), { 0 }, 0, __PYX_IS_UNSIGNED(PY_LONG_LONG const ) ? 'U' : 'I', __PYX_IS_UNSIGNED(PY_LONG_LONG const ), 0 };
 /* #### Code section: before_global_var ### */
-#define __Pyx_MODULE_NAME "gametree_cli.algorithms.search"
-extern int __pyx_module_is_main_gametree_cli__algorithms__search;
-int __pyx_module_is_main_gametree_cli__algorithms__search = 0;
+#define __Pyx_MODULE_NAME "gametree_cli.formats.scan_skip"
+extern int __pyx_module_is_main_gametree_cli__formats__scan_skip;
+int __pyx_module_is_main_gametree_cli__formats__scan_skip = 0;
 
-/* Implementation of "gametree_cli.algorithms.search" */
+/* Implementation of "gametree_cli.formats.scan_skip" */
 /* #### Code section: global_var ### */
 static PyObject *__pyx_builtin___import__;
 static PyObject *__pyx_builtin_enumerate;
@@ -3418,7 +3571,6 @@ static const char __pyx_k_fortran[] = "fortran";
 static const char __pyx_k_Dimension_d_is_not_direct[] = "Dimension %d is not direct";
 static const char __pyx_k_Cannot_index_with_type_200U[] = "Cannot index with type \047%.200U\047";
 static const char __pyx_k_itemsize_0_for_cython_array[] = "itemsize <= 0 for cython.array";
-static const char __pyx_k_alpha_beta_cut_at_cutoffs_flags[] = "alpha, beta, cut_at, cutoffs, flags, order, prune, value, visits";
 static const char __pyx_k_Buffer_view_does_not_expose_stri[] = "Buffer view does not expose strides";
 static const char __pyx_k_Can_only_create_a_buffer_that_is[] = "Can only create a buffer that is contiguous in memory.";
 static const char __pyx_k_Cannot_create_writable_memory_vi[] = "Cannot create writable memory view from read-only memoryview";
@@ -3426,9 +3578,9 @@ static const char __pyx_k_Cannot_transpose_memoryview_with[] = "Cannot transpose
 static const char __pyx_k_Empty_shape_tuple_for_cython_arr[] = "Empty shape tuple for cython.array";
 static const char __pyx_k_Indirect_dimensions_not_supporte[] = "Indirect dimensions not supported";
 static const char __pyx_k_Out_of_bounds_on_buffer_access_a[] = "Out of bounds on buffer access (axis %zd)";
-static const char __pyx_k_The_depth_first_search_alpha_bet[] = "The depth-first search: alpha-beta, and minimax as the same walk without pruning.\n\nOne loop, read as the course\047s pseudo-code (AIMA fig. 5.7, fail-soft):\n\n    max-value(node, alpha, beta):             min-value is the mirror image:\n        v = -inf                                  v = +inf, keep the lowest,\n        for each child:                           prune when v <= alpha,\n            v = max(v, min-value(child, alpha, beta))   beta = min(beta, v)\n            if v >= beta: return v      # cut\n            alpha = max(alpha, v)\n        return v\n\nMax and min are written once: a node has a ``sign`` (+1 at max, -1 at min)\nand wants a high ``sign * value``; its ``own`` bound is the one it moves\n(alpha at max, beta at min), its ``rival`` the one it must not reach (beta\nat max, alpha at min). ``--variant hard`` moves ``own`` instead of ``v`` and\nreturns a bound; ``--strict`` prunes only on ``>``/``<``; ``prune=False`` is\nminimax. The recursion is an explicit stack of :class:`Frame`\\ s, so a\nchain a million nodes deep needs no Python recursion.\n\nValues are never computed, only compared, so the loop runs on **sources**:\na value is the number of the node it came from (a leaf, or a node at the\ndepth limit whose ``eval`` it is), or ``n`` (-inf) or ``n + 1`` (inf) for\na tree of ``n`` nodes; ``key[source]`` is an int64 that orders sources as\ntheir values (:mod:`.keys`). The record keeps the sources and reads the\nexact values from the tree (:class:`~gametree_cli.columns.Column`).\n\nThis file is Cython\047s \"pure Python mode\": when ``setup.py`` compiled it\n(``COMPILED`` is True) the loop is C; otherwise ``import cython`` finds\nCython\047s shadow module (or, without Cython, :mod:`._no_cython`) and the same\nsource runs as plain Python, about ten times slower (docs/performance.md).\nNothing here may depend on which one runs.\n";
+static const char __pyx_k_Skip_one_JSON_value_of_a_big_tex[] = "Skip one JSON value of a big text: for Python code that reads a small part of it.\n\nWhy: formats/partial.py words the error of a bad big file from the nodes on\none path, and formats/locate.py names a node\047s line; both must step over\nthe other values (a 40 MB subtree, a flat node of a million children)\nwithout decoding them. ``skip(text, index, check=True)`` is the index just\npast the JSON value that starts at ``index`` (after any whitespace), or -1\nwhen ``json.loads`` would refuse it, or might: the grammar as json.loads\nreads it (strings with valid escapes and no control characters, numbers,\ntrue/false/null, NaN/Infinity/-Infinity, arrays, objects with text keys),\nno key twice in one object (keys with escapes, and objects of more than\n``SKIP_KEYS`` keys, are json.loads\047 to judge: -1), no integer of more than\n4300 digits (``check`` False: the grammar only, for a locator in a text\njson.loads has read). So a file whose every part is skipped or decoded\nwithout a -1 is one json.loads reads. Indexes are the str\047s own (characters).\n\n``skip_items(text, index, limit)`` skips up to ``limit`` elements (all if\nlimit < 0) of the array whose element starts at ``index``: ``(count, next,\nclosed)``: how many, where the next one starts (closed False) or the index\njust past ``]`` (closed True); count -1 when the array is not JSON as skip\nchecks it.\n\nCython\047s pure-Python mode (``COMPILED``): compiled, no Python object is made\nwhile skipping; uncompiled, the same answers, slowly (callers then use\ntheir own regular-expression search).\n";
 static const char __pyx_k_Unable_to_convert_item_to_object[] = "Unable to convert item to object";
-static const char __pyx_k_depth_entry_node_own_position_ri[] = "depth, entry, node, own, position, rival, sign, slot, v";
+static const char __pyx_k_base_escaped_high_keys_length_le[] = "base, escaped, high, keys, length, lenient, low, narrow, opened, text, window";
 static const char __pyx_k_got_differing_extents_in_dimensi[] = "got differing extents in dimension %d (got %zd and %zd)";
 /* #### Code section: decls ### */
 static int __pyx_array___pyx_pf_15View_dot_MemoryView_5array___cinit__(struct __pyx_array_obj *__pyx_v_self, PyObject *__pyx_v_shape, Py_ssize_t __pyx_v_itemsize, PyObject *__pyx_v_format, PyObject *__pyx_v_mode, int __pyx_v_allocate_buffer); /* proto */
@@ -3472,52 +3624,23 @@ static void __pyx_memoryviewslice___pyx_pf_15View_dot_MemoryView_16_memoryviewsl
 static PyObject *__pyx_pf___pyx_memoryviewslice___reduce_cython__(CYTHON_UNUSED struct __pyx_memoryviewslice_obj *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf___pyx_memoryviewslice_2__setstate_cython__(CYTHON_UNUSED struct __pyx_memoryviewslice_obj *__pyx_v_self, CYTHON_UNUSED PyObject *__pyx_v___pyx_state); /* proto */
 static PyObject *__pyx_pf_15View_dot_MemoryView___pyx_unpickle_Enum(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v___pyx_type, long __pyx_v___pyx_checksum, PyObject *__pyx_v___pyx_state); /* proto */
-static int __pyx_pf_12gametree_cli_10algorithms_6search_5Frame___init__(struct __pyx_obj_12gametree_cli_10algorithms_6search_Frame *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_12gametree_cli_10algorithms_6search_5Frame_2__reduce_cython__(struct __pyx_obj_12gametree_cli_10algorithms_6search_Frame *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_12gametree_cli_10algorithms_6search_5Frame_4__setstate_cython__(struct __pyx_obj_12gametree_cli_10algorithms_6search_Frame *__pyx_v_self, PyObject *__pyx_v___pyx_state); /* proto */
-static int __pyx_pf_12gametree_cli_10algorithms_6search_6Visits___init__(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *__pyx_v_self, PyObject *__pyx_v_order, PyObject *__pyx_v_value, PyObject *__pyx_v_alpha, PyObject *__pyx_v_beta, PyObject *__pyx_v_flags, PyObject *__pyx_v_cut_at, int __pyx_v_prune); /* proto */
-static PyObject *__pyx_pf_12gametree_cli_10algorithms_6search_6Visits_2__reduce_cython__(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *__pyx_v_self); /* proto */
-static PyObject *__pyx_pf_12gametree_cli_10algorithms_6search_6Visits_4__setstate_cython__(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *__pyx_v_self, PyObject *__pyx_v___pyx_state); /* proto */
-static PyObject *__pyx_pf_12gametree_cli_10algorithms_6search_walk(CYTHON_UNUSED PyObject *__pyx_self, __Pyx_memviewslice __pyx_v_kind, __Pyx_memviewslice __pyx_v_first, __Pyx_memviewslice __pyx_v_count, __Pyx_memviewslice __pyx_v_key, PY_LONG_LONG __pyx_v_depth_limit, int __pyx_v_prune, int __pyx_v_hard, int __pyx_v_strict, PyObject *__pyx_v_child_order, PyObject *__pyx_v_report, PyObject *__pyx_v_buffers); /* proto */
-static PyObject *__pyx_pf_12gametree_cli_10algorithms_6search_2__pyx_unpickle_Frame(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v___pyx_type, long __pyx_v___pyx_checksum, PyObject *__pyx_v___pyx_state); /* proto */
-static PyObject *__pyx_pf_12gametree_cli_10algorithms_6search_4__pyx_unpickle_Visits(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v___pyx_type, long __pyx_v___pyx_checksum, PyObject *__pyx_v___pyx_state); /* proto */
-static PyObject *__pyx_tp_new__initialisation_12gametree_cli_10algorithms_6search_Frame(PyObject *o, 
+static PyObject *__pyx_pf_12gametree_cli_7formats_9scan_skip_skip(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_text, PyObject *__pyx_v_index, int __pyx_v_check); /* proto */
+static PyObject *__pyx_pf_12gametree_cli_7formats_9scan_skip_2skip_items(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_text, PyObject *__pyx_v_index, PyObject *__pyx_v_limit); /* proto */
+static PyObject *__pyx_pf_12gametree_cli_7formats_9scan_skip_7Skipper_8__init___genexpr(CYTHON_UNUSED PyObject *__pyx_self); /* proto */
+static int __pyx_pf_12gametree_cli_7formats_9scan_skip_7Skipper___init__(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, PyObject *__pyx_v_text); /* proto */
+static PyObject *__pyx_pf_12gametree_cli_7formats_9scan_skip_7Skipper_2skip(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, PyObject *__pyx_v_index, int __pyx_v_check); /* proto */
+static PyObject *__pyx_pf_12gametree_cli_7formats_9scan_skip_7Skipper_4skip_items(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, PyObject *__pyx_v_index, PyObject *__pyx_v_limit); /* proto */
+static PyObject *__pyx_pf_12gametree_cli_7formats_9scan_skip_7Skipper_6__reduce_cython__(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self); /* proto */
+static PyObject *__pyx_pf_12gametree_cli_7formats_9scan_skip_7Skipper_8__setstate_cython__(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, PyObject *__pyx_v___pyx_state); /* proto */
+static PyObject *__pyx_pf_12gametree_cli_7formats_9scan_skip_4__pyx_unpickle_Skipper(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v___pyx_type, long __pyx_v___pyx_checksum, PyObject *__pyx_v___pyx_state); /* proto */
+static PyObject *__pyx_tp_new__initialisation_12gametree_cli_7formats_9scan_skip_Skipper(PyObject *o, 
 #if CYTHON_VECTORCALL_TPNEW
     PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
 #else
     PyObject *a, PyObject *k
 #endif
 ); /*proto*/
-static PyObject *__pyx_tp_new_vectorcall_12gametree_cli_10algorithms_6search_Frame(PyTypeObject *t, 
-#if CYTHON_VECTORCALL_TPNEW
-    PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
-#else
-    PyObject *a, PyObject *k
-#endif
-); /*proto*/
-#if CYTHON_VECTORCALL_TPNEW
-static PyObject *__pyx_tp_new_12gametree_cli_10algorithms_6search_Frame(PyTypeObject *t, PyObject *a, PyObject *k); /*proto*/
-#endif
-#if !CYTHON_VECTORCALL_TPNEW
-#define __pyx_tp_new_12gametree_cli_10algorithms_6search_Frame __pyx_tp_new_vectorcall_12gametree_cli_10algorithms_6search_Frame
-#endif
-#if CYTHON_VECTORCALL_TPNEW
-static PyObject *__pyx_tp_vectorcall_12gametree_cli_10algorithms_6search_Frame(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames); /*proto*/
-#endif
-#if CYTHON_VECTORCALL_TPNEW
-static int __pyx_tp_init_12gametree_cli_10algorithms_6search_Frame(PyObject *o, PyObject *args, PyObject *kwds); /*proto*/
-#endif
-#if !CYTHON_VECTORCALL_TPNEW
-#define __pyx_tp_init_12gametree_cli_10algorithms_6search_Frame __pyx_pw_12gametree_cli_10algorithms_6search_5Frame_1__init__
-#endif
-static PyObject *__pyx_tp_new__initialisation_12gametree_cli_10algorithms_6search_Visits(PyObject *o, 
-#if CYTHON_VECTORCALL_TPNEW
-    PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
-#else
-    PyObject *a, PyObject *k
-#endif
-); /*proto*/
-static PyObject *__pyx_tp_new_vectorcall_12gametree_cli_10algorithms_6search_Visits(PyTypeObject *t, 
+static PyObject *__pyx_tp_new_vectorcall_12gametree_cli_7formats_9scan_skip_Skipper(PyTypeObject *t, 
 #if CYTHON_VECTORCALL_TPNEW
     PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
 #else
@@ -3525,19 +3648,42 @@ static PyObject *__pyx_tp_new_vectorcall_12gametree_cli_10algorithms_6search_Vis
 #endif
 ); /*proto*/
 #if CYTHON_VECTORCALL_TPNEW
-static PyObject *__pyx_tp_new_12gametree_cli_10algorithms_6search_Visits(PyTypeObject *t, PyObject *a, PyObject *k); /*proto*/
+static PyObject *__pyx_tp_new_12gametree_cli_7formats_9scan_skip_Skipper(PyTypeObject *t, PyObject *a, PyObject *k); /*proto*/
 #endif
 #if !CYTHON_VECTORCALL_TPNEW
-#define __pyx_tp_new_12gametree_cli_10algorithms_6search_Visits __pyx_tp_new_vectorcall_12gametree_cli_10algorithms_6search_Visits
+#define __pyx_tp_new_12gametree_cli_7formats_9scan_skip_Skipper __pyx_tp_new_vectorcall_12gametree_cli_7formats_9scan_skip_Skipper
 #endif
 #if CYTHON_VECTORCALL_TPNEW
-static PyObject *__pyx_tp_vectorcall_12gametree_cli_10algorithms_6search_Visits(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames); /*proto*/
+static PyObject *__pyx_tp_vectorcall_12gametree_cli_7formats_9scan_skip_Skipper(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames); /*proto*/
 #endif
 #if CYTHON_VECTORCALL_TPNEW
-static int __pyx_tp_init_12gametree_cli_10algorithms_6search_Visits(PyObject *o, PyObject *args, PyObject *kwds); /*proto*/
+static int __pyx_tp_init_12gametree_cli_7formats_9scan_skip_Skipper(PyObject *o, PyObject *args, PyObject *kwds); /*proto*/
 #endif
 #if !CYTHON_VECTORCALL_TPNEW
-#define __pyx_tp_init_12gametree_cli_10algorithms_6search_Visits __pyx_pw_12gametree_cli_10algorithms_6search_6Visits_1__init__
+#define __pyx_tp_init_12gametree_cli_7formats_9scan_skip_Skipper __pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_1__init__
+#endif
+static PyObject *__pyx_tp_new__initialisation_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr(PyObject *o, 
+#if CYTHON_VECTORCALL_TPNEW
+    PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
+#else
+    PyObject *a, PyObject *k
+#endif
+); /*proto*/
+static PyObject *__pyx_tp_new_vectorcall_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr(PyTypeObject *t, 
+#if CYTHON_VECTORCALL_TPNEW
+    PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
+#else
+    PyObject *a, PyObject *k
+#endif
+); /*proto*/
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject *__pyx_tp_new_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr(PyTypeObject *t, PyObject *a, PyObject *k); /*proto*/
+#endif
+#if !CYTHON_VECTORCALL_TPNEW
+#define __pyx_tp_new_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr __pyx_tp_new_vectorcall_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr
+#endif
+#if CYTHON_VECTORCALL_TPNEW
+static PyObject *__pyx_tp_vectorcall_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames); /*proto*/
 #endif
 static PyObject *__pyx_tp_new__initialisation_array(PyObject *o, 
 #if CYTHON_VECTORCALL_TPNEW
@@ -3660,14 +3806,14 @@ namespace {
     PyObject *__pyx_empty_tuple;
     PyObject *__pyx_empty_bytes;
     PyObject *__pyx_empty_unicode;
-    PyObject *__pyx_type_12gametree_cli_10algorithms_6search_Frame;
-    PyObject *__pyx_type_12gametree_cli_10algorithms_6search_Visits;
+    PyObject *__pyx_type_12gametree_cli_7formats_9scan_skip_Skipper;
+    PyObject *__pyx_type_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr;
     PyObject *__pyx_type___pyx_array;
     PyObject *__pyx_type___pyx_MemviewEnum;
     PyObject *__pyx_type___pyx_memoryview;
     PyObject *__pyx_type___pyx_memoryviewslice;
-    PyTypeObject *__pyx_ptype_12gametree_cli_10algorithms_6search_Frame;
-    PyTypeObject *__pyx_ptype_12gametree_cli_10algorithms_6search_Visits;
+    PyTypeObject *__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper;
+    PyTypeObject *__pyx_ptype_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr;
     PyTypeObject *__pyx_array_type;
     PyTypeObject *__pyx_MemviewEnum_type;
     PyTypeObject *__pyx_memoryview_type;
@@ -3676,16 +3822,21 @@ namespace {
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_pop;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_values;
     PyObject *__pyx_slice[1];
-    PyObject *__pyx_tuple[4];
-    PyObject *__pyx_codeobj_tab[7];
-    PyObject *__pyx_string_tab[173];
-    PyObject *__pyx_number_tab[9];
+    PyObject *__pyx_tuple[5];
+    PyObject *__pyx_codeobj_tab[8];
+    PyObject *__pyx_string_tab[158];
+    PyObject *__pyx_number_tab[7];
 /* #### Code section: module_state_contents ### */
 /* PyFrozenDict.module_state_decls */
 #if CYTHON_COMPILING_IN_LIMITED_API
 PyObject *__Pyx_PyFrozenDictType;
 #endif
 
+
+#if CYTHON_USE_FREELISTS
+struct __pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr *__pyx_freelist_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr[8];
+int __pyx_freecount_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr;
+#endif
 /* CommonTypesMetaclass.module_state_decls */
 PyTypeObject *__pyx_CommonTypesMetaclassType;
 
@@ -3699,6 +3850,14 @@ PyTypeObject *__pyx_CyFunctionType;
 
 /* CodeObjectCache.module_state_decls */
 struct __Pyx_CodeObjectCache __pyx_code_cache;
+
+/* IterNextPlain.module_state_decls */
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+PyObject *__Pyx_GetBuiltinNext_LimitedAPI_cache;
+#endif
+
+/* Generator.module_state_decls */
+PyTypeObject *__pyx_GeneratorType;
 
 /* #### Code section: module_state_end ### */
 } __pyx_mstatetype;
@@ -3731,185 +3890,168 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_kp_u_at_0x __pyx_string_tab[0]
 #define __pyx_kp_u_object __pyx_string_tab[1]
 #define __pyx_kp_u_tree_fragment __pyx_string_tab[2]
-#define __pyx_kp_u__3 __pyx_string_tab[3]
-#define __pyx_kp_u__2 __pyx_string_tab[4]
-#define __pyx_kp_u_MemoryView_of __pyx_string_tab[5]
-#define __pyx_kp_u_contiguous_and_direct __pyx_string_tab[6]
-#define __pyx_kp_u_contiguous_and_indirect __pyx_string_tab[7]
-#define __pyx_kp_u_strided_and_direct_or_indirect __pyx_string_tab[8]
-#define __pyx_kp_u_strided_and_direct __pyx_string_tab[9]
-#define __pyx_kp_u_strided_and_indirect __pyx_string_tab[10]
-#define __pyx_kp_u__4 __pyx_string_tab[11]
-#define __pyx_kp_u_ __pyx_string_tab[12]
-#define __pyx_kp_u_Cannot_assign_to_read_only_memor __pyx_string_tab[13]
-#define __pyx_kp_u_Invalid_mode_expected_c_or_fortr __pyx_string_tab[14]
-#define __pyx_kp_u_Invalid_shape_in_axis __pyx_string_tab[15]
-#define __pyx_kp_u_Note_that_Cython_is_deliberately __pyx_string_tab[16]
-#define __pyx_kp_u_add_note __pyx_string_tab[17]
-#define __pyx_kp_u_collections_abc __pyx_string_tab[18]
-#define __pyx_kp_u_cython_bint __pyx_string_tab[19]
-#define __pyx_kp_u_cython_const_cython_longlong_1 __pyx_string_tab[20]
-#define __pyx_kp_u_cython_const_cython_uchar_1 __pyx_string_tab[21]
-#define __pyx_kp_u_cython_longlong __pyx_string_tab[22]
-#define __pyx_kp_u_disable __pyx_string_tab[23]
-#define __pyx_kp_u_enable __pyx_string_tab[24]
-#define __pyx_kp_u_gametree_cli_algorithms_search_p __pyx_string_tab[25]
-#define __pyx_kp_u_gc __pyx_string_tab[26]
-#define __pyx_kp_u_isenabled __pyx_string_tab[27]
-#define __pyx_kp_u_no_default___reduce___due_to_non __pyx_string_tab[28]
-#define __pyx_kp_u_unable_to_allocate_array_data __pyx_string_tab[29]
-#define __pyx_kp_u_unable_to_allocate_shape_and_str __pyx_string_tab[30]
-#define __pyx_n_u_ASCII __pyx_string_tab[31]
-#define __pyx_n_u_Any __pyx_string_tab[32]
-#define __pyx_n_u_COMPILED __pyx_string_tab[33]
-#define __pyx_n_u_CUT __pyx_string_tab[34]
-#define __pyx_n_u_Ellipsis __pyx_string_tab[35]
-#define __pyx_n_u_Frame __pyx_string_tab[36]
-#define __pyx_n_u_Frame___reduce_cython __pyx_string_tab[37]
-#define __pyx_n_u_Frame___setstate_cython __pyx_string_tab[38]
-#define __pyx_n_u_HORIZON __pyx_string_tab[39]
-#define __pyx_n_u_LOWER __pyx_string_tab[40]
-#define __pyx_n_u_Sequence __pyx_string_tab[41]
-#define __pyx_n_u_UPPER __pyx_string_tab[42]
-#define __pyx_n_u_View_MemoryView __pyx_string_tab[43]
-#define __pyx_n_u_Visits __pyx_string_tab[44]
-#define __pyx_n_u_Visits___reduce_cython __pyx_string_tab[45]
-#define __pyx_n_u_Visits___setstate_cython __pyx_string_tab[46]
-#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[47]
-#define __pyx_n_u_all __pyx_string_tab[48]
-#define __pyx_n_u_annotate __pyx_string_tab[49]
-#define __pyx_n_u_class __pyx_string_tab[50]
-#define __pyx_n_u_class_getitem __pyx_string_tab[51]
-#define __pyx_n_u_dict __pyx_string_tab[52]
-#define __pyx_n_u_func __pyx_string_tab[53]
-#define __pyx_n_u_getstate __pyx_string_tab[54]
-#define __pyx_n_u_import __pyx_string_tab[55]
-#define __pyx_n_u_main __pyx_string_tab[56]
-#define __pyx_n_u_module __pyx_string_tab[57]
-#define __pyx_n_u_name_2 __pyx_string_tab[58]
-#define __pyx_n_u_new __pyx_string_tab[59]
-#define __pyx_n_u_pyx_checksum __pyx_string_tab[60]
-#define __pyx_n_u_pyx_result __pyx_string_tab[61]
-#define __pyx_n_u_pyx_state __pyx_string_tab[62]
-#define __pyx_n_u_pyx_type __pyx_string_tab[63]
-#define __pyx_n_u_pyx_unpickle_Enum __pyx_string_tab[64]
-#define __pyx_n_u_pyx_unpickle_Frame __pyx_string_tab[65]
-#define __pyx_n_u_pyx_unpickle_Visits __pyx_string_tab[66]
-#define __pyx_n_u_pyx_vtable __pyx_string_tab[67]
-#define __pyx_n_u_qualname __pyx_string_tab[68]
-#define __pyx_n_u_reduce __pyx_string_tab[69]
-#define __pyx_n_u_reduce_cython __pyx_string_tab[70]
-#define __pyx_n_u_reduce_ex __pyx_string_tab[71]
-#define __pyx_n_u_set_name __pyx_string_tab[72]
-#define __pyx_n_u_setstate __pyx_string_tab[73]
-#define __pyx_n_u_setstate_cython __pyx_string_tab[74]
-#define __pyx_n_u_slots __pyx_string_tab[75]
-#define __pyx_n_u_test __pyx_string_tab[76]
-#define __pyx_n_u_dict_2 __pyx_string_tab[77]
-#define __pyx_n_u_is_coroutine __pyx_string_tab[78]
-#define __pyx_n_u_abc __pyx_string_tab[79]
-#define __pyx_n_u_allocate_buffer __pyx_string_tab[80]
-#define __pyx_n_u_alpha __pyx_string_tab[81]
-#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[82]
-#define __pyx_n_u_bar __pyx_string_tab[83]
-#define __pyx_n_u_base __pyx_string_tab[84]
-#define __pyx_n_u_best __pyx_string_tab[85]
-#define __pyx_n_u_beta __pyx_string_tab[86]
-#define __pyx_n_u_bits __pyx_string_tab[87]
-#define __pyx_n_u_buffers __pyx_string_tab[88]
-#define __pyx_n_u_c __pyx_string_tab[89]
-#define __pyx_n_u_call __pyx_string_tab[90]
-#define __pyx_n_u_child_order __pyx_string_tab[91]
-#define __pyx_n_u_cline_in_traceback __pyx_string_tab[92]
-#define __pyx_n_u_count __pyx_string_tab[93]
-#define __pyx_n_u_cut __pyx_string_tab[94]
-#define __pyx_n_u_cut_at __pyx_string_tab[95]
-#define __pyx_n_u_cutoffs __pyx_string_tab[96]
-#define __pyx_n_u_depth __pyx_string_tab[97]
-#define __pyx_n_u_depth_limit __pyx_string_tab[98]
-#define __pyx_n_u_dtype_is_object __pyx_string_tab[99]
-#define __pyx_n_u_encode __pyx_string_tab[100]
-#define __pyx_n_u_entry __pyx_string_tab[101]
-#define __pyx_n_u_enumerate __pyx_string_tab[102]
-#define __pyx_n_u_error __pyx_string_tab[103]
-#define __pyx_n_u_f __pyx_string_tab[104]
-#define __pyx_n_u_first __pyx_string_tab[105]
-#define __pyx_n_u_flags __pyx_string_tab[106]
-#define __pyx_n_u_format __pyx_string_tab[107]
-#define __pyx_n_u_fortran __pyx_string_tab[108]
-#define __pyx_n_u_frames __pyx_string_tab[109]
-#define __pyx_n_u_gametree_cli_algorithms_search __pyx_string_tab[110]
-#define __pyx_n_u_hard __pyx_string_tab[111]
-#define __pyx_n_u_id __pyx_string_tab[112]
-#define __pyx_n_u_index __pyx_string_tab[113]
-#define __pyx_n_u_items __pyx_string_tab[114]
-#define __pyx_n_u_itemsize __pyx_string_tab[115]
-#define __pyx_n_u_key __pyx_string_tab[116]
-#define __pyx_n_u_kind __pyx_string_tab[117]
-#define __pyx_n_u_leaf __pyx_string_tab[118]
-#define __pyx_n_u_leaves __pyx_string_tab[119]
-#define __pyx_n_u_memview __pyx_string_tab[120]
-#define __pyx_n_u_mode __pyx_string_tab[121]
-#define __pyx_n_u_n __pyx_string_tab[122]
-#define __pyx_n_u_name __pyx_string_tab[123]
-#define __pyx_n_u_ndim __pyx_string_tab[124]
-#define __pyx_n_u_node __pyx_string_tab[125]
-#define __pyx_n_u_obj __pyx_string_tab[126]
-#define __pyx_n_u_order __pyx_string_tab[127]
-#define __pyx_n_u_out __pyx_string_tab[128]
-#define __pyx_n_u_own __pyx_string_tab[129]
-#define __pyx_n_u_pack __pyx_string_tab[130]
-#define __pyx_n_u_pop __pyx_string_tab[131]
-#define __pyx_n_u_position __pyx_string_tab[132]
-#define __pyx_n_u_prune __pyx_string_tab[133]
-#define __pyx_n_u_register __pyx_string_tab[134]
-#define __pyx_n_u_report __pyx_string_tab[135]
-#define __pyx_n_u_result __pyx_string_tab[136]
-#define __pyx_n_u_ret __pyx_string_tab[137]
-#define __pyx_n_u_return __pyx_string_tab[138]
-#define __pyx_n_u_rival __pyx_string_tab[139]
-#define __pyx_n_u_s __pyx_string_tab[140]
-#define __pyx_n_u_self __pyx_string_tab[141]
-#define __pyx_n_u_setdefault __pyx_string_tab[142]
-#define __pyx_n_u_shape __pyx_string_tab[143]
-#define __pyx_n_u_sign __pyx_string_tab[144]
-#define __pyx_n_u_size __pyx_string_tab[145]
-#define __pyx_n_u_slot __pyx_string_tab[146]
-#define __pyx_n_u_start __pyx_string_tab[147]
-#define __pyx_n_u_state __pyx_string_tab[148]
-#define __pyx_n_u_step __pyx_string_tab[149]
-#define __pyx_n_u_stop __pyx_string_tab[150]
-#define __pyx_n_u_strict __pyx_string_tab[151]
-#define __pyx_n_u_struct __pyx_string_tab[152]
-#define __pyx_n_u_top __pyx_string_tab[153]
-#define __pyx_n_u_tuple __pyx_string_tab[154]
-#define __pyx_n_u_typing __pyx_string_tab[155]
-#define __pyx_n_u_unpack __pyx_string_tab[156]
-#define __pyx_n_u_update __pyx_string_tab[157]
-#define __pyx_n_u_use_setstate __pyx_string_tab[158]
-#define __pyx_n_u_v __pyx_string_tab[159]
-#define __pyx_n_u_value __pyx_string_tab[160]
-#define __pyx_n_u_values __pyx_string_tab[161]
-#define __pyx_n_u_visits __pyx_string_tab[162]
-#define __pyx_n_u_walk __pyx_string_tab[163]
-#define __pyx_n_u_x __pyx_string_tab[164]
-#define __pyx_n_b_O __pyx_string_tab[165]
-#define __pyx_kp_b_iso88591_1F __pyx_string_tab[166]
-#define __pyx_kp_b_iso88591_AV1 __pyx_string_tab[167]
-#define __pyx_kp_b_iso88591_q_0_kQR_5_7_q_a_1 __pyx_string_tab[168]
-#define __pyx_kp_b_iso88591_q_0_kQR_6_7_1 __pyx_string_tab[169]
-#define __pyx_kp_b_iso88591_XT_IT_4xtS___ggkksswwx_q_l_vWE __pyx_string_tab[170]
-#define __pyx_kp_b_iso88591_XT_WD_d_TQYY_ddhhoosst_q_l_vWE __pyx_string_tab[171]
-#define __pyx_kp_b_iso88591_8q_9_AAVVW_1_1A_1_1_wgV_S_3c_2S __pyx_string_tab[172]
+#define __pyx_kp_u_Infinity_2 __pyx_string_tab[3]
+#define __pyx_kp_u__3 __pyx_string_tab[4]
+#define __pyx_kp_u__2 __pyx_string_tab[5]
+#define __pyx_kp_u_MemoryView_of __pyx_string_tab[6]
+#define __pyx_kp_u_contiguous_and_direct __pyx_string_tab[7]
+#define __pyx_kp_u_contiguous_and_indirect __pyx_string_tab[8]
+#define __pyx_kp_u_strided_and_direct_or_indirect __pyx_string_tab[9]
+#define __pyx_kp_u_strided_and_direct __pyx_string_tab[10]
+#define __pyx_kp_u_strided_and_indirect __pyx_string_tab[11]
+#define __pyx_kp_u__4 __pyx_string_tab[12]
+#define __pyx_kp_u_ __pyx_string_tab[13]
+#define __pyx_kp_u_Cannot_assign_to_read_only_memor __pyx_string_tab[14]
+#define __pyx_kp_u_Invalid_mode_expected_c_or_fortr __pyx_string_tab[15]
+#define __pyx_kp_u_Invalid_shape_in_axis __pyx_string_tab[16]
+#define __pyx_kp_u_Note_that_Cython_is_deliberately __pyx_string_tab[17]
+#define __pyx_kp_u_add_note __pyx_string_tab[18]
+#define __pyx_kp_u_collections_abc __pyx_string_tab[19]
+#define __pyx_kp_u_disable __pyx_string_tab[20]
+#define __pyx_kp_u_enable __pyx_string_tab[21]
+#define __pyx_kp_u_gametree_cli_formats_scan_skip_p __pyx_string_tab[22]
+#define __pyx_kp_u_gc __pyx_string_tab[23]
+#define __pyx_kp_u_isenabled __pyx_string_tab[24]
+#define __pyx_kp_u_no_default___reduce___due_to_non __pyx_string_tab[25]
+#define __pyx_kp_u_tuple_int_int_bool __pyx_string_tab[26]
+#define __pyx_kp_u_unable_to_allocate_array_data __pyx_string_tab[27]
+#define __pyx_kp_u_unable_to_allocate_shape_and_str __pyx_string_tab[28]
+#define __pyx_n_u_ASCII __pyx_string_tab[29]
+#define __pyx_n_u_COMPILED __pyx_string_tab[30]
+#define __pyx_n_u_Ellipsis __pyx_string_tab[31]
+#define __pyx_n_u_Infinity __pyx_string_tab[32]
+#define __pyx_n_u_NaN __pyx_string_tab[33]
+#define __pyx_n_u_SKIP_KEYS __pyx_string_tab[34]
+#define __pyx_n_u_Sequence __pyx_string_tab[35]
+#define __pyx_n_u_Skipper __pyx_string_tab[36]
+#define __pyx_n_u_Skipper___reduce_cython __pyx_string_tab[37]
+#define __pyx_n_u_Skipper___setstate_cython __pyx_string_tab[38]
+#define __pyx_n_u_Skipper_skip __pyx_string_tab[39]
+#define __pyx_n_u_Skipper_skip_items __pyx_string_tab[40]
+#define __pyx_n_u_View_MemoryView __pyx_string_tab[41]
+#define __pyx_n_u_Pyx_PyDict_NextRef __pyx_string_tab[42]
+#define __pyx_n_u_all __pyx_string_tab[43]
+#define __pyx_n_u_annotate __pyx_string_tab[44]
+#define __pyx_n_u_class __pyx_string_tab[45]
+#define __pyx_n_u_class_getitem __pyx_string_tab[46]
+#define __pyx_n_u_dict __pyx_string_tab[47]
+#define __pyx_n_u_func __pyx_string_tab[48]
+#define __pyx_n_u_getstate __pyx_string_tab[49]
+#define __pyx_n_u_import __pyx_string_tab[50]
+#define __pyx_n_u_init___locals_genexpr __pyx_string_tab[51]
+#define __pyx_n_u_main __pyx_string_tab[52]
+#define __pyx_n_u_module __pyx_string_tab[53]
+#define __pyx_n_u_name_2 __pyx_string_tab[54]
+#define __pyx_n_u_new __pyx_string_tab[55]
+#define __pyx_n_u_pyx_checksum __pyx_string_tab[56]
+#define __pyx_n_u_pyx_result __pyx_string_tab[57]
+#define __pyx_n_u_pyx_state __pyx_string_tab[58]
+#define __pyx_n_u_pyx_type __pyx_string_tab[59]
+#define __pyx_n_u_pyx_unpickle_Enum __pyx_string_tab[60]
+#define __pyx_n_u_pyx_unpickle_Skipper __pyx_string_tab[61]
+#define __pyx_n_u_pyx_vtable __pyx_string_tab[62]
+#define __pyx_n_u_qualname __pyx_string_tab[63]
+#define __pyx_n_u_reduce __pyx_string_tab[64]
+#define __pyx_n_u_reduce_cython __pyx_string_tab[65]
+#define __pyx_n_u_reduce_ex __pyx_string_tab[66]
+#define __pyx_n_u_set_name __pyx_string_tab[67]
+#define __pyx_n_u_setstate __pyx_string_tab[68]
+#define __pyx_n_u_setstate_cython __pyx_string_tab[69]
+#define __pyx_n_u_slots __pyx_string_tab[70]
+#define __pyx_n_u_test __pyx_string_tab[71]
+#define __pyx_n_u_dict_2 __pyx_string_tab[72]
+#define __pyx_n_u_is_coroutine __pyx_string_tab[73]
+#define __pyx_n_u_abc __pyx_string_tab[74]
+#define __pyx_n_u_allocate_buffer __pyx_string_tab[75]
+#define __pyx_n_u_asyncio_coroutines __pyx_string_tab[76]
+#define __pyx_n_u_base __pyx_string_tab[77]
+#define __pyx_n_u_bool __pyx_string_tab[78]
+#define __pyx_n_u_c __pyx_string_tab[79]
+#define __pyx_n_u_check __pyx_string_tab[80]
+#define __pyx_n_u_cline_in_traceback __pyx_string_tab[81]
+#define __pyx_n_u_close __pyx_string_tab[82]
+#define __pyx_n_u_concatenate __pyx_string_tab[83]
+#define __pyx_n_u_count __pyx_string_tab[84]
+#define __pyx_n_u_dtype_is_object __pyx_string_tab[85]
+#define __pyx_n_u_encode __pyx_string_tab[86]
+#define __pyx_n_u_end __pyx_string_tab[87]
+#define __pyx_n_u_enumerate __pyx_string_tab[88]
+#define __pyx_n_u_error __pyx_string_tab[89]
+#define __pyx_n_u_escaped __pyx_string_tab[90]
+#define __pyx_n_u_false __pyx_string_tab[91]
+#define __pyx_n_u_flags __pyx_string_tab[92]
+#define __pyx_n_u_format __pyx_string_tab[93]
+#define __pyx_n_u_fortran __pyx_string_tab[94]
+#define __pyx_n_u_gametree_cli_formats_scan_skip __pyx_string_tab[95]
+#define __pyx_n_u_genexpr __pyx_string_tab[96]
+#define __pyx_n_u_high __pyx_string_tab[97]
+#define __pyx_n_u_id __pyx_string_tab[98]
+#define __pyx_n_u_index __pyx_string_tab[99]
+#define __pyx_n_u_int __pyx_string_tab[100]
+#define __pyx_n_u_int64 __pyx_string_tab[101]
+#define __pyx_n_u_items __pyx_string_tab[102]
+#define __pyx_n_u_itemsize __pyx_string_tab[103]
+#define __pyx_n_u_keys __pyx_string_tab[104]
+#define __pyx_n_u_length __pyx_string_tab[105]
+#define __pyx_n_u_lenient __pyx_string_tab[106]
+#define __pyx_n_u_limit __pyx_string_tab[107]
+#define __pyx_n_u_low __pyx_string_tab[108]
+#define __pyx_n_u_memview __pyx_string_tab[109]
+#define __pyx_n_u_mode __pyx_string_tab[110]
+#define __pyx_n_u_name __pyx_string_tab[111]
+#define __pyx_n_u_narrow __pyx_string_tab[112]
+#define __pyx_n_u_ndim __pyx_string_tab[113]
+#define __pyx_n_u_next __pyx_string_tab[114]
+#define __pyx_n_u_np __pyx_string_tab[115]
+#define __pyx_n_u_null __pyx_string_tab[116]
+#define __pyx_n_u_numpy __pyx_string_tab[117]
+#define __pyx_n_u_obj __pyx_string_tab[118]
+#define __pyx_n_u_opened __pyx_string_tab[119]
+#define __pyx_n_u_pack __pyx_string_tab[120]
+#define __pyx_n_u_pop __pyx_string_tab[121]
+#define __pyx_n_u_register __pyx_string_tab[122]
+#define __pyx_n_u_return __pyx_string_tab[123]
+#define __pyx_n_u_self __pyx_string_tab[124]
+#define __pyx_n_u_send __pyx_string_tab[125]
+#define __pyx_n_u_setdefault __pyx_string_tab[126]
+#define __pyx_n_u_shape __pyx_string_tab[127]
+#define __pyx_n_u_size __pyx_string_tab[128]
+#define __pyx_n_u_skip __pyx_string_tab[129]
+#define __pyx_n_u_skip_items __pyx_string_tab[130]
+#define __pyx_n_u_start __pyx_string_tab[131]
+#define __pyx_n_u_state __pyx_string_tab[132]
+#define __pyx_n_u_step __pyx_string_tab[133]
+#define __pyx_n_u_stop __pyx_string_tab[134]
+#define __pyx_n_u_str __pyx_string_tab[135]
+#define __pyx_n_u_struct __pyx_string_tab[136]
+#define __pyx_n_u_text __pyx_string_tab[137]
+#define __pyx_n_u_throw __pyx_string_tab[138]
+#define __pyx_n_u_true __pyx_string_tab[139]
+#define __pyx_n_u_unpack __pyx_string_tab[140]
+#define __pyx_n_u_update __pyx_string_tab[141]
+#define __pyx_n_u_use_setstate __pyx_string_tab[142]
+#define __pyx_n_u_value __pyx_string_tab[143]
+#define __pyx_n_u_values __pyx_string_tab[144]
+#define __pyx_n_u_window __pyx_string_tab[145]
+#define __pyx_n_u_x __pyx_string_tab[146]
+#define __pyx_n_u_zeros __pyx_string_tab[147]
+#define __pyx_kp_b__5 __pyx_string_tab[148]
+#define __pyx_n_b_O __pyx_string_tab[149]
+#define __pyx_kp_b_iso88591_QfA __pyx_string_tab[150]
+#define __pyx_kp_b_iso88591_q_0_kQR_7_1_7_N_1 __pyx_string_tab[151]
+#define __pyx_kp_b_iso88591_WD_gT_ITQ___eeiirrvv_D_D_K_K_O __pyx_string_tab[152]
+#define __pyx_kp_b_iso88591_5_7q_7_5_QgQ __pyx_string_tab[153]
+#define __pyx_kp_b_iso88591_q __pyx_string_tab[154]
+#define __pyx_kp_b_iso88591_XQ_7_5_1G1 __pyx_string_tab[155]
+#define __pyx_kp_b_iso88591_gYa_Kt1_t_Qa __pyx_string_tab[156]
+#define __pyx_kp_b_iso88591_HA_Kq_1_fBb_6_1_j_t2Q_q_7_Q_fAQ __pyx_string_tab[157]
 #define __pyx_int_0 __pyx_number_tab[0]
 #define __pyx_int_neg_1 __pyx_number_tab[1]
-#define __pyx_int_1 __pyx_number_tab[2]
-#define __pyx_int_2 __pyx_number_tab[3]
-#define __pyx_int_4 __pyx_number_tab[4]
-#define __pyx_int_8 __pyx_number_tab[5]
-#define __pyx_int_29437247 __pyx_number_tab[6]
-#define __pyx_int_136983863 __pyx_number_tab[7]
-#define __pyx_int_245425450 __pyx_number_tab[8]
+#define __pyx_int_16 __pyx_number_tab[2]
+#define __pyx_int_64 __pyx_number_tab[3]
+#define __pyx_int_256 __pyx_number_tab[4]
+#define __pyx_int_93196781 __pyx_number_tab[5]
+#define __pyx_int_136983863 __pyx_number_tab[6]
 /* #### Code section: module_state_clear ### */
 #if CYTHON_USE_MODULE_STATE
 static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
@@ -3924,10 +4066,10 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   #if CYTHON_PEP489_MULTI_PHASE_INIT
   __Pyx_State_RemoveModule(NULL);
   #endif
-  Py_CLEAR(clear_module_state->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame);
-  Py_CLEAR(clear_module_state->__pyx_type_12gametree_cli_10algorithms_6search_Frame);
-  Py_CLEAR(clear_module_state->__pyx_ptype_12gametree_cli_10algorithms_6search_Visits);
-  Py_CLEAR(clear_module_state->__pyx_type_12gametree_cli_10algorithms_6search_Visits);
+  Py_CLEAR(clear_module_state->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper);
+  Py_CLEAR(clear_module_state->__pyx_type_12gametree_cli_7formats_9scan_skip_Skipper);
+  Py_CLEAR(clear_module_state->__pyx_ptype_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr);
+  Py_CLEAR(clear_module_state->__pyx_type_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr);
   Py_CLEAR(clear_module_state->__pyx_array_type);
   Py_CLEAR(clear_module_state->__pyx_type___pyx_array);
   Py_CLEAR(clear_module_state->__pyx_MemviewEnum_type);
@@ -3940,16 +4082,19 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<1; ++i) { Py_CLEAR(clear_module_state->__pyx_slice[i]); }
-  for (int i=0; i<4; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<7; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<173; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
-  for (int i=0; i<9; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
+  for (int i=0; i<5; ++i) { Py_CLEAR(clear_module_state->__pyx_tuple[i]); }
+  for (int i=0; i<8; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<158; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<7; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
 Py_CLEAR(clear_module_state->__pyx_CommonTypesMetaclassType);
 
 /* CythonFunctionPerModule.module_state_clear */
 Py_CLEAR(clear_module_state->__pyx_CyFunctionType);
+
+/* Generator.module_state_clear */
+Py_CLEAR(clear_module_state->__pyx_GeneratorType);
 
 /* #### Code section: module_state_clear_end ### */
 return 0;
@@ -3966,10 +4111,10 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   __Pyx_VISIT_CONST(traverse_module_state->__pyx_empty_tuple);
   __Pyx_VISIT_CONST(traverse_module_state->__pyx_empty_bytes);
   __Pyx_VISIT_CONST(traverse_module_state->__pyx_empty_unicode);
-  Py_VISIT(traverse_module_state->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame);
-  Py_VISIT(traverse_module_state->__pyx_type_12gametree_cli_10algorithms_6search_Frame);
-  Py_VISIT(traverse_module_state->__pyx_ptype_12gametree_cli_10algorithms_6search_Visits);
-  Py_VISIT(traverse_module_state->__pyx_type_12gametree_cli_10algorithms_6search_Visits);
+  Py_VISIT(traverse_module_state->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper);
+  Py_VISIT(traverse_module_state->__pyx_type_12gametree_cli_7formats_9scan_skip_Skipper);
+  Py_VISIT(traverse_module_state->__pyx_ptype_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr);
+  Py_VISIT(traverse_module_state->__pyx_type_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr);
   Py_VISIT(traverse_module_state->__pyx_array_type);
   Py_VISIT(traverse_module_state->__pyx_type___pyx_array);
   Py_VISIT(traverse_module_state->__pyx_MemviewEnum_type);
@@ -3982,16 +4127,19 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<1; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_slice[i]); }
-  for (int i=0; i<4; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
-  for (int i=0; i<7; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<173; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
-  for (int i=0; i<9; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
+  for (int i=0; i<5; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_tuple[i]); }
+  for (int i=0; i<8; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
+  for (int i=0; i<158; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<7; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
 Py_VISIT(traverse_module_state->__pyx_CommonTypesMetaclassType);
 
 /* CythonFunctionPerModule.module_state_traverse */
 Py_VISIT(traverse_module_state->__pyx_CyFunctionType);
+
+/* Generator.module_state_traverse */
+Py_VISIT(traverse_module_state->__pyx_GeneratorType);
 
 /* #### Code section: module_state_traverse_end ### */
 return 0;
@@ -18171,513 +18319,45 @@ static PyObject *__pyx_unpickle_Enum__set_state(struct __pyx_MemviewEnum_obj *__
   return __pyx_r;
 }
 
-/* "gametree_cli/algorithms/search.py":76
- *     position: cython.longlong  # children entered so far
+/* "gametree_cli/formats/scan_skip.py":50
  * 
- *     def __init__(self) -> None:             # <<<<<<<<<<<<<<
- *         self.node = self.slot = self.depth = self.own = self.rival = self.entry = self.v = self.position = 0
- *         self.sign = 1
+ * 
+ * def skip(text: str, index: int, check: bool = True) -> int:             # <<<<<<<<<<<<<<
+ *     """The index just past the JSON value at ``index``, or -1 (see the module docstring)."""
+ *     return Skipper(text).skip(index, check)
 */
 
 /* Python wrapper */
-static int __pyx_pw_12gametree_cli_10algorithms_6search_5Frame_1__init__(PyObject *__pyx_v_self, 
-#if CYTHON_VECTORCALL_TPNEW
-PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
-#else
-PyObject *__pyx_args, PyObject *__pyx_kwds
-#endif
-); /*proto*/
-static int __pyx_pw_12gametree_cli_10algorithms_6search_5Frame_1__init__(PyObject *__pyx_v_self, 
-#if CYTHON_VECTORCALL_TPNEW
-PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
-#else
-PyObject *__pyx_args, PyObject *__pyx_kwds
-#endif
-) {
-  #if !CYTHON_VECTORCALL_TPNEW
-  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
-  #endif
-  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
-  int __pyx_r;
-  __Pyx_RefNannyDeclarations
-  __Pyx_RefNannySetupContext("__init__ (wrapper)", 0);
-  #if !CYTHON_VECTORCALL_TPNEW
-  #if CYTHON_ASSUME_SAFE_SIZE
-  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
-  #else
-  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return -1;
-  #endif
-  #endif
-  __pyx_kwvalues = __Pyx_KwValues_FASTCALL_TPNEW(__pyx_args, __pyx_nargs);
-  if (unlikely(__pyx_nargs > 0)) { __Pyx_RaiseArgtupleInvalid("__init__", 1, 0, 0, __pyx_nargs); return -1; }
-  const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL_TPNEW(__pyx_kwds) : 0;
-  if (unlikely(__pyx_kwds_len < 0)) return -1;
-  if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("__init__", __pyx_kwds); return -1;}
-  __pyx_r = __pyx_pf_12gametree_cli_10algorithms_6search_5Frame___init__(((struct __pyx_obj_12gametree_cli_10algorithms_6search_Frame *)__pyx_v_self));
-
-  /* function exit code */
-  __Pyx_RefNannyFinishContext();
-  return __pyx_r;
-}
-
-static int __pyx_pf_12gametree_cli_10algorithms_6search_5Frame___init__(struct __pyx_obj_12gametree_cli_10algorithms_6search_Frame *__pyx_v_self) {
-  int __pyx_r;
-
-  /* "gametree_cli/algorithms/search.py":77
- * 
- *     def __init__(self) -> None:
- *         self.node = self.slot = self.depth = self.own = self.rival = self.entry = self.v = self.position = 0             # <<<<<<<<<<<<<<
- *         self.sign = 1
- * 
-*/
-  __pyx_v_self->node = 0;
-  __pyx_v_self->slot = 0;
-  __pyx_v_self->depth = 0;
-  __pyx_v_self->own = 0;
-  __pyx_v_self->rival = 0;
-  __pyx_v_self->entry = 0;
-  __pyx_v_self->v = 0;
-  __pyx_v_self->position = 0;
-
-  /* "gametree_cli/algorithms/search.py":78
- *     def __init__(self) -> None:
- *         self.node = self.slot = self.depth = self.own = self.rival = self.entry = self.v = self.position = 0
- *         self.sign = 1             # <<<<<<<<<<<<<<
- * 
- * 
-*/
-  __pyx_v_self->sign = 1;
-
-  /* "gametree_cli/algorithms/search.py":76
- *     position: cython.longlong  # children entered so far
- * 
- *     def __init__(self) -> None:             # <<<<<<<<<<<<<<
- *         self.node = self.slot = self.depth = self.own = self.rival = self.entry = self.v = self.position = 0
- *         self.sign = 1
-*/
-
-  /* function exit code */
-  __pyx_r = 0;
-
-  return __pyx_r;
-}
-
-/* "(tree fragment)":1
- * def __reduce_cython__(self):             # <<<<<<<<<<<<<<
- *     cdef tuple state
- *     cdef object _dict
-*/
-
-/* Python wrapper */
-static PyObject *__pyx_pw_12gametree_cli_10algorithms_6search_5Frame_3__reduce_cython__(PyObject *__pyx_v_self, 
+static PyObject *__pyx_pw_12gametree_cli_7formats_9scan_skip_1skip(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_12gametree_cli_10algorithms_6search_5Frame_3__reduce_cython__ = {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_10algorithms_6search_5Frame_3__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_12gametree_cli_10algorithms_6search_5Frame_3__reduce_cython__(PyObject *__pyx_v_self, 
+PyDoc_STRVAR(__pyx_doc_12gametree_cli_7formats_9scan_skip_skip, "The index just past the JSON value at ``index``, or -1 (see the module docstring).");
+static PyMethodDef __pyx_mdef_12gametree_cli_7formats_9scan_skip_1skip = {"skip", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_7formats_9scan_skip_1skip, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_12gametree_cli_7formats_9scan_skip_skip};
+static PyObject *__pyx_pw_12gametree_cli_7formats_9scan_skip_1skip(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ) {
+  PyObject *__pyx_v_text = 0;
+  PyObject *__pyx_v_index = 0;
+  int __pyx_v_check;
   #if !CYTHON_VECTORCALL
   CYTHON_UNUSED Py_ssize_t __pyx_nargs;
   #endif
   CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
-  PyObject *__pyx_r = 0;
-  __Pyx_RefNannyDeclarations
-  __Pyx_RefNannySetupContext("__reduce_cython__ (wrapper)", 0);
-  #if !CYTHON_VECTORCALL
-  #if CYTHON_ASSUME_SAFE_SIZE
-  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
-  #else
-  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
-  #endif
-  #endif
-  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
-  if (unlikely(__pyx_nargs > 0)) { __Pyx_RaiseArgtupleInvalid("__reduce_cython__", 1, 0, 0, __pyx_nargs); return NULL; }
-  const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-  if (unlikely(__pyx_kwds_len < 0)) return NULL;
-  if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("__reduce_cython__", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_12gametree_cli_10algorithms_6search_5Frame_2__reduce_cython__(((struct __pyx_obj_12gametree_cli_10algorithms_6search_Frame *)__pyx_v_self));
-
-  /* function exit code */
-  __Pyx_RefNannyFinishContext();
-  return __pyx_r;
-}
-
-static PyObject *__pyx_pf_12gametree_cli_10algorithms_6search_5Frame_2__reduce_cython__(struct __pyx_obj_12gametree_cli_10algorithms_6search_Frame *__pyx_v_self) {
-  PyObject *__pyx_v_state = 0;
-  PyObject *__pyx_v__dict = 0;
-  int __pyx_v_use_setstate;
-  PyObject *__pyx_r = NULL;
-  __Pyx_RefNannyDeclarations
-  PyObject *__pyx_t_1 = NULL;
-  PyObject *__pyx_t_2 = NULL;
-  PyObject *__pyx_t_3 = NULL;
-  PyObject *__pyx_t_4 = NULL;
-  PyObject *__pyx_t_5 = NULL;
-  PyObject *__pyx_t_6 = NULL;
-  PyObject *__pyx_t_7 = NULL;
-  PyObject *__pyx_t_8 = NULL;
-  PyObject *__pyx_t_9 = NULL;
-  PyObject *__pyx_t_10 = NULL;
-  PyObject *__pyx_t_11 = NULL;
-  int __pyx_t_12;
-  int __pyx_t_13;
-  int __pyx_lineno = 0;
-  const char *__pyx_filename = NULL;
-  int __pyx_clineno = 0;
-  __Pyx_RefNannySetupContext("__reduce_cython__", 0);
-
-  /* "(tree fragment)":5
- *     cdef object _dict
- *     cdef bint use_setstate
- *     with CRITICAL_SECTION(self):             # <<<<<<<<<<<<<<
- *         state = (self.depth, self.entry, self.node, self.own, self.position, self.rival, self.sign, self.slot, self.v)
- *         _dict = getattr(self, '__dict__', None)
-*/
-  {
-      __Pyx_PyCriticalSection __pyx_cs;
-      __pyx_t_1 = ((PyObject *)__pyx_v_self);
-      __Pyx_INCREF(__pyx_t_1);
-      __Pyx_PyCriticalSection_Begin(&__pyx_cs, (PyObject*)__pyx_t_1);
-      /*try:*/ {
-
-        /* "(tree fragment)":6
- *     cdef bint use_setstate
- *     with CRITICAL_SECTION(self):
- *         state = (self.depth, self.entry, self.node, self.own, self.position, self.rival, self.sign, self.slot, self.v)             # <<<<<<<<<<<<<<
- *         _dict = getattr(self, '__dict__', None)
- *     if _dict is not None and _dict:
-*/
-        __pyx_t_2 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_self->depth); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_2);
-        __pyx_t_3 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_self->entry); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_3);
-        __pyx_t_4 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_self->node); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_4);
-        __pyx_t_5 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_self->own); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_5);
-        __pyx_t_6 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_self->position); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_6);
-        __pyx_t_7 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_self->rival); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_7);
-        __pyx_t_8 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_self->sign); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_8);
-        __pyx_t_9 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_self->slot); if (unlikely(!__pyx_t_9)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_9);
-        __pyx_t_10 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_self->v); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_10);
-        __pyx_t_11 = PyTuple_New(9); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_11);
-        __Pyx_GIVEREF(__pyx_t_2);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 0, __pyx_t_2) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
-        __Pyx_GIVEREF(__pyx_t_3);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 1, __pyx_t_3) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
-        __Pyx_GIVEREF(__pyx_t_4);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 2, __pyx_t_4) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
-        __Pyx_GIVEREF(__pyx_t_5);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 3, __pyx_t_5) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
-        __Pyx_GIVEREF(__pyx_t_6);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 4, __pyx_t_6) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
-        __Pyx_GIVEREF(__pyx_t_7);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 5, __pyx_t_7) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
-        __Pyx_GIVEREF(__pyx_t_8);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 6, __pyx_t_8) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
-        __Pyx_GIVEREF(__pyx_t_9);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 7, __pyx_t_9) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
-        __Pyx_GIVEREF(__pyx_t_10);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 8, __pyx_t_10) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
-        __pyx_t_2 = 0;
-        __pyx_t_3 = 0;
-        __pyx_t_4 = 0;
-        __pyx_t_5 = 0;
-        __pyx_t_6 = 0;
-        __pyx_t_7 = 0;
-        __pyx_t_8 = 0;
-        __pyx_t_9 = 0;
-        __pyx_t_10 = 0;
-        __pyx_v_state = ((PyObject*)__pyx_t_11);
-        __pyx_t_11 = 0;
-
-        /* "(tree fragment)":7
- *     with CRITICAL_SECTION(self):
- *         state = (self.depth, self.entry, self.node, self.own, self.position, self.rival, self.sign, self.slot, self.v)
- *         _dict = getattr(self, '__dict__', None)             # <<<<<<<<<<<<<<
- *     if _dict is not None and _dict:
- *         state += (_dict,)
-*/
-        __pyx_t_11 = __Pyx_GetAttr3(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_dict, Py_None); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 7, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_11);
-        __pyx_v__dict = __pyx_t_11;
-        __pyx_t_11 = 0;
-      }
-
-      /* "(tree fragment)":5
- *     cdef object _dict
- *     cdef bint use_setstate
- *     with CRITICAL_SECTION(self):             # <<<<<<<<<<<<<<
- *         state = (self.depth, self.entry, self.node, self.own, self.position, self.rival, self.sign, self.slot, self.v)
- *         _dict = getattr(self, '__dict__', None)
-*/
-      /*finally:*/ {
-        /*normal exit:*/{
-          __Pyx_PyCriticalSection_End(&__pyx_cs);
-          goto __pyx_L5;
-        }
-        __pyx_L4_error: {
-          __Pyx_PyCriticalSection_End(&__pyx_cs);
-          goto __pyx_L1_error;
-        }
-        __pyx_L5:;
-      }
-      __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  }
-
-  /* "(tree fragment)":8
- *         state = (self.depth, self.entry, self.node, self.own, self.position, self.rival, self.sign, self.slot, self.v)
- *         _dict = getattr(self, '__dict__', None)
- *     if _dict is not None and _dict:             # <<<<<<<<<<<<<<
- *         state += (_dict,)
- *         use_setstate = True
-*/
-  __pyx_t_13 = (__pyx_v__dict != Py_None);
-  if (__pyx_t_13) {
-
-  } else {
-
-    __pyx_t_12 = __pyx_t_13;
-
-    goto __pyx_L7_bool_binop_done;
-  }
-  __pyx_t_13 = __Pyx_PyObject_IsTrue(__pyx_v__dict); if (unlikely((__pyx_t_13 < 0))) __PYX_ERR(1, 8, __pyx_L1_error)
-
-  __pyx_t_12 = __pyx_t_13;
-
-  __pyx_L7_bool_binop_done:;
-  if (__pyx_t_12) {
-
-
-    /* "(tree fragment)":9
- *         _dict = getattr(self, '__dict__', None)
- *     if _dict is not None and _dict:
- *         state += (_dict,)             # <<<<<<<<<<<<<<
- *         use_setstate = True
- *     else:
-*/
-    __pyx_t_1 = PyTuple_New(1); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 9, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_1);
-    __Pyx_INCREF(__pyx_v__dict);
-    __Pyx_GIVEREF(__pyx_v__dict);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v__dict) != (0)) __PYX_ERR(1, 9, __pyx_L1_error);
-    __pyx_t_11 = PyNumber_InPlaceAdd(__pyx_v_state, __pyx_t_1); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 9, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_11);
-    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __Pyx_DECREF_SET(__pyx_v_state, ((PyObject*)__pyx_t_11));
-    __pyx_t_11 = 0;
-
-    /* "(tree fragment)":10
- *     if _dict is not None and _dict:
- *         state += (_dict,)
- *         use_setstate = True             # <<<<<<<<<<<<<<
- *     else:
- *         use_setstate = False
-*/
-    __pyx_v_use_setstate = 1;
-
-    /* "(tree fragment)":8
- *         state = (self.depth, self.entry, self.node, self.own, self.position, self.rival, self.sign, self.slot, self.v)
- *         _dict = getattr(self, '__dict__', None)
- *     if _dict is not None and _dict:             # <<<<<<<<<<<<<<
- *         state += (_dict,)
- *         use_setstate = True
-*/
-    goto __pyx_L6;
-  }
-
-  /* "(tree fragment)":12
- *         use_setstate = True
- *     else:
- *         use_setstate = False             # <<<<<<<<<<<<<<
- *     if use_setstate:
- *         return __pyx_unpickle_Frame, (type(self), 0xea0e52a, None), state
-*/
-  /*else*/ {
-    __pyx_v_use_setstate = 0;
-  }
-  __pyx_L6:;
-
-  /* "(tree fragment)":13
- *     else:
- *         use_setstate = False
- *     if use_setstate:             # <<<<<<<<<<<<<<
- *         return __pyx_unpickle_Frame, (type(self), 0xea0e52a, None), state
- *     else:
-*/
-  if (__pyx_v_use_setstate) {
-
-    /* "(tree fragment)":14
- *         use_setstate = False
- *     if use_setstate:
- *         return __pyx_unpickle_Frame, (type(self), 0xea0e52a, None), state             # <<<<<<<<<<<<<<
- *     else:
- *         return __pyx_unpickle_Frame, (type(self), 0xea0e52a, state)
-*/
-    __Pyx_GetModuleGlobalName(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Frame); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 14, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_11);
-    __pyx_t_1 = PyTuple_New(3); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 14, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_1);
-    __Pyx_INCREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
-    __Pyx_GIVEREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, ((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self)))) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
-    __Pyx_INCREF(__pyx_mstate_global->__pyx_int_245425450);
-    __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_245425450);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_mstate_global->__pyx_int_245425450) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
-    __Pyx_INCREF(Py_None);
-    __Pyx_GIVEREF(Py_None);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 2, Py_None) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
-    __pyx_t_10 = PyTuple_New(3); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 14, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_10);
-    __Pyx_GIVEREF(__pyx_t_11);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_10, 0, __pyx_t_11) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
-    __Pyx_GIVEREF(__pyx_t_1);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_10, 1, __pyx_t_1) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
-    __Pyx_INCREF(__pyx_v_state);
-    __Pyx_GIVEREF(__pyx_v_state);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_10, 2, __pyx_v_state) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
-    __pyx_t_11 = 0;
-    __pyx_t_1 = 0;
-    {
-      PyObject *__pyx_temp;
-      {
-        __pyx_temp = __pyx_r;
-        __pyx_r = __pyx_t_10;
-      }
-      __Pyx_XDECREF(__pyx_temp);
-    }
-    __pyx_t_10 = 0;
-    goto __pyx_L0;
-
-    /* "(tree fragment)":13
- *     else:
- *         use_setstate = False
- *     if use_setstate:             # <<<<<<<<<<<<<<
- *         return __pyx_unpickle_Frame, (type(self), 0xea0e52a, None), state
- *     else:
-*/
-  }
-
-  /* "(tree fragment)":16
- *         return __pyx_unpickle_Frame, (type(self), 0xea0e52a, None), state
- *     else:
- *         return __pyx_unpickle_Frame, (type(self), 0xea0e52a, state)             # <<<<<<<<<<<<<<
- * def __setstate_cython__(self, __pyx_state):
- *     __pyx_unpickle_Frame__set_state(self, __pyx_state)
-*/
-  /*else*/ {
-    __Pyx_GetModuleGlobalName(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Frame); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 16, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_10);
-    __pyx_t_1 = PyTuple_New(3); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 16, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_1);
-    __Pyx_INCREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
-    __Pyx_GIVEREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, ((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self)))) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
-    __Pyx_INCREF(__pyx_mstate_global->__pyx_int_245425450);
-    __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_245425450);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_mstate_global->__pyx_int_245425450) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
-    __Pyx_INCREF(__pyx_v_state);
-    __Pyx_GIVEREF(__pyx_v_state);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 2, __pyx_v_state) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
-    __pyx_t_11 = PyTuple_New(2); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 16, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_11);
-    __Pyx_GIVEREF(__pyx_t_10);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 0, __pyx_t_10) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
-    __Pyx_GIVEREF(__pyx_t_1);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 1, __pyx_t_1) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
-    __pyx_t_10 = 0;
-    __pyx_t_1 = 0;
-    {
-      PyObject *__pyx_temp;
-      {
-        __pyx_temp = __pyx_r;
-        __pyx_r = __pyx_t_11;
-      }
-      __Pyx_XDECREF(__pyx_temp);
-    }
-    __pyx_t_11 = 0;
-    goto __pyx_L0;
-  }
-
-  /* "(tree fragment)":1
- * def __reduce_cython__(self):             # <<<<<<<<<<<<<<
- *     cdef tuple state
- *     cdef object _dict
-*/
-
-  /* function exit code */
-  __pyx_L1_error:;
-  __Pyx_XDECREF(__pyx_t_1);
-  __Pyx_XDECREF(__pyx_t_2);
-  __Pyx_XDECREF(__pyx_t_3);
-  __Pyx_XDECREF(__pyx_t_4);
-  __Pyx_XDECREF(__pyx_t_5);
-  __Pyx_XDECREF(__pyx_t_6);
-  __Pyx_XDECREF(__pyx_t_7);
-  __Pyx_XDECREF(__pyx_t_8);
-  __Pyx_XDECREF(__pyx_t_9);
-  __Pyx_XDECREF(__pyx_t_10);
-  __Pyx_XDECREF(__pyx_t_11);
-  __Pyx_AddTraceback("gametree_cli.algorithms.search.Frame.__reduce_cython__", __pyx_clineno, __pyx_lineno, __pyx_filename);
-  __pyx_r = NULL;
-  __pyx_L0:;
-  __Pyx_XDECREF(__pyx_v_state);
-  __Pyx_XDECREF(__pyx_v__dict);
-
-  __Pyx_XGIVEREF(__pyx_r);
-  __Pyx_RefNannyFinishContext();
-  return __pyx_r;
-}
-
-/* "(tree fragment)":17
- *     else:
- *         return __pyx_unpickle_Frame, (type(self), 0xea0e52a, state)
- * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
- *     __pyx_unpickle_Frame__set_state(self, __pyx_state)
-*/
-
-/* Python wrapper */
-static PyObject *__pyx_pw_12gametree_cli_10algorithms_6search_5Frame_5__setstate_cython__(PyObject *__pyx_v_self, 
-#if CYTHON_VECTORCALL
-PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
-#else
-PyObject *__pyx_args, PyObject *__pyx_kwds
-#endif
-); /*proto*/
-static PyMethodDef __pyx_mdef_12gametree_cli_10algorithms_6search_5Frame_5__setstate_cython__ = {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_10algorithms_6search_5Frame_5__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_12gametree_cli_10algorithms_6search_5Frame_5__setstate_cython__(PyObject *__pyx_v_self, 
-#if CYTHON_VECTORCALL
-PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
-#else
-PyObject *__pyx_args, PyObject *__pyx_kwds
-#endif
-) {
-  PyObject *__pyx_v___pyx_state = 0;
-  #if !CYTHON_VECTORCALL
-  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
-  #endif
-  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
-  PyObject* values[1] = {0};
+  PyObject* values[3] = {0,0,0};
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   PyObject *__pyx_r = 0;
   __Pyx_RefNannyDeclarations
-  __Pyx_RefNannySetupContext("__setstate_cython__ (wrapper)", 0);
+  __Pyx_RefNannySetupContext("skip (wrapper)", 0);
   #if !CYTHON_VECTORCALL
   #if CYTHON_ASSUME_SAFE_SIZE
   __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
@@ -18687,1264 +18367,71 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   #endif
   __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
   {
-    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_pyx_state,0};
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_text,&__pyx_mstate_global->__pyx_n_u_index,&__pyx_mstate_global->__pyx_n_u_check,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 17, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 50, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
-        case  1:
-        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 17, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
-        case  0: break;
-        default: goto __pyx_L5_argtuple_error;
-      }
-      const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__setstate_cython__", 0) < (0)) __PYX_ERR(1, 17, __pyx_L3_error)
-      for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__setstate_cython__", 1, 1, 1, i); __PYX_ERR(1, 17, __pyx_L3_error) }
-      }
-    } else if (unlikely(__pyx_nargs != 1)) {
-      goto __pyx_L5_argtuple_error;
-    } else {
-      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 17, __pyx_L3_error)
-    }
-    __pyx_v___pyx_state = values[0];
-  }
-  goto __pyx_L6_skip;
-  __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("__setstate_cython__", 1, 1, 1, __pyx_nargs); __PYX_ERR(1, 17, __pyx_L3_error)
-  __pyx_L6_skip:;
-  goto __pyx_L4_argument_unpacking_done;
-  __pyx_L3_error:;
-  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
-    Py_XDECREF(values[__pyx_temp]);
-  }
-  __Pyx_AddTraceback("gametree_cli.algorithms.search.Frame.__setstate_cython__", __pyx_clineno, __pyx_lineno, __pyx_filename);
-  __Pyx_RefNannyFinishContext();
-  return NULL;
-  __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_12gametree_cli_10algorithms_6search_5Frame_4__setstate_cython__(((struct __pyx_obj_12gametree_cli_10algorithms_6search_Frame *)__pyx_v_self), __pyx_v___pyx_state);
-
-  /* function exit code */
-  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
-    Py_XDECREF(values[__pyx_temp]);
-  }
-  __Pyx_RefNannyFinishContext();
-  return __pyx_r;
-}
-
-static PyObject *__pyx_pf_12gametree_cli_10algorithms_6search_5Frame_4__setstate_cython__(struct __pyx_obj_12gametree_cli_10algorithms_6search_Frame *__pyx_v_self, PyObject *__pyx_v___pyx_state) {
-  PyObject *__pyx_r = NULL;
-  __Pyx_RefNannyDeclarations
-  PyObject *__pyx_t_1 = NULL;
-  PyObject *__pyx_t_2 = NULL;
-  int __pyx_lineno = 0;
-  const char *__pyx_filename = NULL;
-  int __pyx_clineno = 0;
-  __Pyx_RefNannySetupContext("__setstate_cython__", 0);
-
-  /* "(tree fragment)":18
- *         return __pyx_unpickle_Frame, (type(self), 0xea0e52a, state)
- * def __setstate_cython__(self, __pyx_state):
- *     __pyx_unpickle_Frame__set_state(self, __pyx_state)             # <<<<<<<<<<<<<<
-*/
-  __pyx_t_1 = __pyx_v___pyx_state;
-  __Pyx_INCREF(__pyx_t_1);
-  if (!(likely(PyTuple_CheckExact(__pyx_t_1))||((__pyx_t_1) == Py_None) || __Pyx_RaiseUnexpectedTypeError("tuple", __pyx_t_1))) __PYX_ERR(1, 18, __pyx_L1_error)
-  if (unlikely(__pyx_t_1 == Py_None)) {
-    PyErr_SetString(PyExc_TypeError, "cannot pass None into a C function argument that is declared \047not None\047");
-    __PYX_ERR(1, 18, __pyx_L1_error)
-  }
-  __pyx_t_2 = __pyx_f_12gametree_cli_10algorithms_6search___pyx_unpickle_Frame__set_state(__pyx_v_self, ((PyObject*)__pyx_t_1)); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 18, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_2);
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-
-  /* "(tree fragment)":17
- *     else:
- *         return __pyx_unpickle_Frame, (type(self), 0xea0e52a, state)
- * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
- *     __pyx_unpickle_Frame__set_state(self, __pyx_state)
-*/
-
-  /* function exit code */
-  __pyx_r = Py_None; __Pyx_INCREF(Py_None);
-  goto __pyx_L0;
-  __pyx_L1_error:;
-  __Pyx_XDECREF(__pyx_t_1);
-  __Pyx_XDECREF(__pyx_t_2);
-  __Pyx_AddTraceback("gametree_cli.algorithms.search.Frame.__setstate_cython__", __pyx_clineno, __pyx_lineno, __pyx_filename);
-  __pyx_r = NULL;
-  __pyx_L0:;
-  __Pyx_XGIVEREF(__pyx_r);
-  __Pyx_RefNannyFinishContext();
-  return __pyx_r;
-}
-
-/* "gametree_cli/algorithms/search.py":98
- *     prune: cython.bint
- * 
- *     def __init__(self, order: Any, value: Any, alpha: Any, beta: Any, flags: Any, cut_at: Any, prune: bool) -> None:             # <<<<<<<<<<<<<<
- *         self.order, self.value, self.alpha, self.beta, self.flags, self.cut_at = order, value, alpha, beta, flags, cut_at
- *         self.visits = self.cutoffs = 0
-*/
-
-/* Python wrapper */
-static int __pyx_pw_12gametree_cli_10algorithms_6search_6Visits_1__init__(PyObject *__pyx_v_self, 
-#if CYTHON_VECTORCALL_TPNEW
-PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
-#else
-PyObject *__pyx_args, PyObject *__pyx_kwds
-#endif
-); /*proto*/
-static int __pyx_pw_12gametree_cli_10algorithms_6search_6Visits_1__init__(PyObject *__pyx_v_self, 
-#if CYTHON_VECTORCALL_TPNEW
-PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
-#else
-PyObject *__pyx_args, PyObject *__pyx_kwds
-#endif
-) {
-  PyObject *__pyx_v_order = 0;
-  PyObject *__pyx_v_value = 0;
-  PyObject *__pyx_v_alpha = 0;
-  PyObject *__pyx_v_beta = 0;
-  PyObject *__pyx_v_flags = 0;
-  PyObject *__pyx_v_cut_at = 0;
-  int __pyx_v_prune;
-  #if !CYTHON_VECTORCALL_TPNEW
-  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
-  #endif
-  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
-  PyObject* values[7] = {0,0,0,0,0,0,0};
-  int __pyx_lineno = 0;
-  const char *__pyx_filename = NULL;
-  int __pyx_clineno = 0;
-  int __pyx_r;
-  __Pyx_RefNannyDeclarations
-  __Pyx_RefNannySetupContext("__init__ (wrapper)", 0);
-  #if !CYTHON_VECTORCALL_TPNEW
-  #if CYTHON_ASSUME_SAFE_SIZE
-  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
-  #else
-  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return -1;
-  #endif
-  #endif
-  __pyx_kwvalues = __Pyx_KwValues_FASTCALL_TPNEW(__pyx_args, __pyx_nargs);
-  {
-    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_order,&__pyx_mstate_global->__pyx_n_u_value,&__pyx_mstate_global->__pyx_n_u_alpha,&__pyx_mstate_global->__pyx_n_u_beta,&__pyx_mstate_global->__pyx_n_u_flags,&__pyx_mstate_global->__pyx_n_u_cut_at,&__pyx_mstate_global->__pyx_n_u_prune,0};
-    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL_TPNEW(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 98, __pyx_L3_error)
-    if (__pyx_kwds_len > 0) {
-      switch (__pyx_nargs) {
-        case  7:
-        values[6] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 6);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 98, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
-        case  6:
-        values[5] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 98, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
-        case  5:
-        values[4] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 98, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
-        case  4:
-        values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 98, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
-        case  3:
-        values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 98, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
-        case  2:
-        values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 98, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
-        case  1:
-        values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 98, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
-        case  0: break;
-        default: goto __pyx_L5_argtuple_error;
-      }
-      const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__init__", 0) < (0)) __PYX_ERR(0, 98, __pyx_L3_error)
-      for (Py_ssize_t i = __pyx_nargs; i < 7; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__init__", 1, 7, 7, i); __PYX_ERR(0, 98, __pyx_L3_error) }
-      }
-    } else if (unlikely(__pyx_nargs != 7)) {
-      goto __pyx_L5_argtuple_error;
-    } else {
-      values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 98, __pyx_L3_error)
-      values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 98, __pyx_L3_error)
-      values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 98, __pyx_L3_error)
-      values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 98, __pyx_L3_error)
-      values[4] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 98, __pyx_L3_error)
-      values[5] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 98, __pyx_L3_error)
-      values[6] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 6);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 98, __pyx_L3_error)
-    }
-    __pyx_v_order = values[0];
-    __pyx_v_value = values[1];
-    __pyx_v_alpha = values[2];
-    __pyx_v_beta = values[3];
-    __pyx_v_flags = values[4];
-    __pyx_v_cut_at = values[5];
-    __pyx_v_prune = __Pyx_PyObject_IsTrue(values[6]); if (unlikely((__pyx_v_prune == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 98, __pyx_L3_error)
-  }
-  goto __pyx_L6_skip;
-  __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("__init__", 1, 7, 7, __pyx_nargs); __PYX_ERR(0, 98, __pyx_L3_error)
-  __pyx_L6_skip:;
-  goto __pyx_L4_argument_unpacking_done;
-  __pyx_L3_error:;
-  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
-    Py_XDECREF(values[__pyx_temp]);
-  }
-  __Pyx_AddTraceback("gametree_cli.algorithms.search.Visits.__init__", __pyx_clineno, __pyx_lineno, __pyx_filename);
-  __Pyx_RefNannyFinishContext();
-  return -1;
-  __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_12gametree_cli_10algorithms_6search_6Visits___init__(((struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *)__pyx_v_self), __pyx_v_order, __pyx_v_value, __pyx_v_alpha, __pyx_v_beta, __pyx_v_flags, __pyx_v_cut_at, __pyx_v_prune);
-
-  /* function exit code */
-  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
-    Py_XDECREF(values[__pyx_temp]);
-  }
-
-  __Pyx_RefNannyFinishContext();
-  return __pyx_r;
-}
-
-static int __pyx_pf_12gametree_cli_10algorithms_6search_6Visits___init__(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *__pyx_v_self, PyObject *__pyx_v_order, PyObject *__pyx_v_value, PyObject *__pyx_v_alpha, PyObject *__pyx_v_beta, PyObject *__pyx_v_flags, PyObject *__pyx_v_cut_at, int __pyx_v_prune) {
-  int __pyx_r;
-  __Pyx_memviewslice __pyx_t_1 = { 0, 0, { 0 }, { 0 }, { 0 } };
-  __Pyx_memviewslice __pyx_t_2 = { 0, 0, { 0 }, { 0 }, { 0 } };
-  __Pyx_memviewslice __pyx_t_3 = { 0, 0, { 0 }, { 0 }, { 0 } };
-  __Pyx_memviewslice __pyx_t_4 = { 0, 0, { 0 }, { 0 }, { 0 } };
-  __Pyx_memviewslice __pyx_t_5 = { 0, 0, { 0 }, { 0 }, { 0 } };
-  __Pyx_memviewslice __pyx_t_6 = { 0, 0, { 0 }, { 0 }, { 0 } };
-  int __pyx_lineno = 0;
-  const char *__pyx_filename = NULL;
-  int __pyx_clineno = 0;
-
-  /* "gametree_cli/algorithms/search.py":99
- * 
- *     def __init__(self, order: Any, value: Any, alpha: Any, beta: Any, flags: Any, cut_at: Any, prune: bool) -> None:
- *         self.order, self.value, self.alpha, self.beta, self.flags, self.cut_at = order, value, alpha, beta, flags, cut_at             # <<<<<<<<<<<<<<
- *         self.visits = self.cutoffs = 0
- *         self.prune = prune
-*/
-  __pyx_t_1 = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(__pyx_v_order, PyBUF_WRITABLE); if (unlikely(!__pyx_t_1.memview)) __PYX_ERR(0, 99, __pyx_L1_error)
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(__pyx_v_value, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(0, 99, __pyx_L1_error)
-  __pyx_t_3 = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(__pyx_v_alpha, PyBUF_WRITABLE); if (unlikely(!__pyx_t_3.memview)) __PYX_ERR(0, 99, __pyx_L1_error)
-  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(__pyx_v_beta, PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(0, 99, __pyx_L1_error)
-  __pyx_t_5 = __Pyx_PyObject_to_MemoryviewSlice_dc_unsigned_char(__pyx_v_flags, PyBUF_WRITABLE); if (unlikely(!__pyx_t_5.memview)) __PYX_ERR(0, 99, __pyx_L1_error)
-  __pyx_t_6 = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(__pyx_v_cut_at, PyBUF_WRITABLE); if (unlikely(!__pyx_t_6.memview)) __PYX_ERR(0, 99, __pyx_L1_error)
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->order, 0);
-  __pyx_v_self->order = __pyx_t_1;
-  __pyx_t_1.memview = NULL;
-  __pyx_t_1.data = NULL;
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->value, 0);
-  __pyx_v_self->value = __pyx_t_2;
-  __pyx_t_2.memview = NULL;
-  __pyx_t_2.data = NULL;
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->alpha, 0);
-  __pyx_v_self->alpha = __pyx_t_3;
-  __pyx_t_3.memview = NULL;
-  __pyx_t_3.data = NULL;
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->beta, 0);
-  __pyx_v_self->beta = __pyx_t_4;
-  __pyx_t_4.memview = NULL;
-  __pyx_t_4.data = NULL;
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->flags, 0);
-  __pyx_v_self->flags = __pyx_t_5;
-  __pyx_t_5.memview = NULL;
-  __pyx_t_5.data = NULL;
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->cut_at, 0);
-  __pyx_v_self->cut_at = __pyx_t_6;
-  __pyx_t_6.memview = NULL;
-  __pyx_t_6.data = NULL;
-
-  /* "gametree_cli/algorithms/search.py":100
- *     def __init__(self, order: Any, value: Any, alpha: Any, beta: Any, flags: Any, cut_at: Any, prune: bool) -> None:
- *         self.order, self.value, self.alpha, self.beta, self.flags, self.cut_at = order, value, alpha, beta, flags, cut_at
- *         self.visits = self.cutoffs = 0             # <<<<<<<<<<<<<<
- *         self.prune = prune
- * 
-*/
-  __pyx_v_self->visits = 0;
-  __pyx_v_self->cutoffs = 0;
-
-  /* "gametree_cli/algorithms/search.py":101
- *         self.order, self.value, self.alpha, self.beta, self.flags, self.cut_at = order, value, alpha, beta, flags, cut_at
- *         self.visits = self.cutoffs = 0
- *         self.prune = prune             # <<<<<<<<<<<<<<
- * 
- *     @cython.cfunc
-*/
-  __pyx_v_self->prune = __pyx_v_prune;
-
-  /* "gametree_cli/algorithms/search.py":98
- *     prune: cython.bint
- * 
- *     def __init__(self, order: Any, value: Any, alpha: Any, beta: Any, flags: Any, cut_at: Any, prune: bool) -> None:             # <<<<<<<<<<<<<<
- *         self.order, self.value, self.alpha, self.beta, self.flags, self.cut_at = order, value, alpha, beta, flags, cut_at
- *         self.visits = self.cutoffs = 0
-*/
-
-  /* function exit code */
-  __pyx_r = 0;
-  goto __pyx_L0;
-  __pyx_L1_error:;
-  __PYX_XCLEAR_MEMVIEW(&__pyx_t_1, 1);
-  __PYX_XCLEAR_MEMVIEW(&__pyx_t_2, 1);
-  __PYX_XCLEAR_MEMVIEW(&__pyx_t_3, 1);
-  __PYX_XCLEAR_MEMVIEW(&__pyx_t_4, 1);
-  __PYX_XCLEAR_MEMVIEW(&__pyx_t_5, 1);
-  __PYX_XCLEAR_MEMVIEW(&__pyx_t_6, 1);
-  __Pyx_AddTraceback("gametree_cli.algorithms.search.Visits.__init__", __pyx_clineno, __pyx_lineno, __pyx_filename);
-  __pyx_r = -1;
-  __pyx_L0:;
-
-  return __pyx_r;
-}
-
-/* "gametree_cli/algorithms/search.py":103
- *         self.prune = prune
- * 
- *     @cython.cfunc             # <<<<<<<<<<<<<<
- *     @cython.boundscheck(False)
- *     @cython.wraparound(False)
-*/
-
-static PY_LONG_LONG __pyx_f_12gametree_cli_10algorithms_6search_6Visits_enter(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *__pyx_v_self, PY_LONG_LONG __pyx_v_node) {
-  PY_LONG_LONG __pyx_r;
-  PY_LONG_LONG __pyx_t_1;
-  int __pyx_lineno = 0;
-  const char *__pyx_filename = NULL;
-  int __pyx_clineno = 0;
-
-  /* "gametree_cli/algorithms/search.py":108
- *     def enter(self, node: cython.longlong) -> cython.longlong:
- *         """A node is entered: its slot."""
- *         self.order[self.visits] = node             # <<<<<<<<<<<<<<
- *         self.visits += 1
- *         return self.visits - 1
-*/
-  if (unlikely(!__pyx_v_self->order.memview)) {PyErr_SetString(PyExc_AttributeError,"Memoryview is not initialized");__PYX_ERR(0, 108, __pyx_L1_error)}
-  __pyx_t_1 = __pyx_v_self->visits;
-  *((PY_LONG_LONG *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG *) __pyx_v_self->order.data) + __pyx_t_1)) )) = __pyx_v_node;
-
-  /* "gametree_cli/algorithms/search.py":109
- *         """A node is entered: its slot."""
- *         self.order[self.visits] = node
- *         self.visits += 1             # <<<<<<<<<<<<<<
- *         return self.visits - 1
- * 
-*/
-  __pyx_v_self->visits = (__pyx_v_self->visits + 1);
-
-  /* "gametree_cli/algorithms/search.py":110
- *         self.order[self.visits] = node
- *         self.visits += 1
- *         return self.visits - 1             # <<<<<<<<<<<<<<
- * 
- *     @cython.cfunc
-*/
-  {
-
-    __pyx_r = (__pyx_v_self->visits - 1);
-  }
-  goto __pyx_L0;
-
-  /* "gametree_cli/algorithms/search.py":103
- *         self.prune = prune
- * 
- *     @cython.cfunc             # <<<<<<<<<<<<<<
- *     @cython.boundscheck(False)
- *     @cython.wraparound(False)
-*/
-
-  /* function exit code */
-  __pyx_L1_error:;
-  __Pyx_AddTraceback("gametree_cli.algorithms.search.Visits.enter", __pyx_clineno, __pyx_lineno, __pyx_filename);
-  __pyx_r = 0;
-  __pyx_L0:;
-
-  return __pyx_r;
-}
-
-/* "gametree_cli/algorithms/search.py":112
- *         return self.visits - 1
- * 
- *     @cython.cfunc             # <<<<<<<<<<<<<<
- *     @cython.boundscheck(False)
- *     @cython.wraparound(False)
-*/
-
-static void __pyx_f_12gametree_cli_10algorithms_6search_6Visits_leave(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *__pyx_v_self, PY_LONG_LONG __pyx_v_slot, PY_LONG_LONG __pyx_v_result, PY_LONG_LONG __pyx_v_alpha, PY_LONG_LONG __pyx_v_beta, unsigned char __pyx_v_bits) {
-  PY_LONG_LONG __pyx_t_1;
-  PY_LONG_LONG __pyx_t_2;
-  PY_LONG_LONG __pyx_t_3;
-  int __pyx_lineno = 0;
-  const char *__pyx_filename = NULL;
-  int __pyx_clineno = 0;
-
-  /* "gametree_cli/algorithms/search.py":118
- *               bits: cython.uchar) -> cython.void:
- *         """A node returns ``result`` with the window (alpha, beta)."""
- *         self.value[slot] = result             # <<<<<<<<<<<<<<
- *         if self.prune:
- *             self.alpha[slot], self.beta[slot] = alpha, beta
-*/
-  if (unlikely(!__pyx_v_self->value.memview)) {PyErr_SetString(PyExc_AttributeError,"Memoryview is not initialized");__PYX_ERR(0, 118, __pyx_L1_error)}
-  __pyx_t_1 = __pyx_v_slot;
-  *((PY_LONG_LONG *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG *) __pyx_v_self->value.data) + __pyx_t_1)) )) = __pyx_v_result;
-
-  /* "gametree_cli/algorithms/search.py":119
- *         """A node returns ``result`` with the window (alpha, beta)."""
- *         self.value[slot] = result
- *         if self.prune:             # <<<<<<<<<<<<<<
- *             self.alpha[slot], self.beta[slot] = alpha, beta
- *         self.flags[slot] = bits
-*/
-  if (__pyx_v_self->prune) {
-
-    /* "gametree_cli/algorithms/search.py":120
- *         self.value[slot] = result
- *         if self.prune:
- *             self.alpha[slot], self.beta[slot] = alpha, beta             # <<<<<<<<<<<<<<
- *         self.flags[slot] = bits
- * 
-*/
-    __pyx_t_1 = __pyx_v_alpha;
-
-    __pyx_t_2 = __pyx_v_beta;
-
-    if (unlikely(!__pyx_v_self->alpha.memview)) {PyErr_SetString(PyExc_AttributeError,"Memoryview is not initialized");__PYX_ERR(0, 120, __pyx_L1_error)}
-    __pyx_t_3 = __pyx_v_slot;
-    *((PY_LONG_LONG *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG *) __pyx_v_self->alpha.data) + __pyx_t_3)) )) = __pyx_t_1;
-
-    if (unlikely(!__pyx_v_self->beta.memview)) {PyErr_SetString(PyExc_AttributeError,"Memoryview is not initialized");__PYX_ERR(0, 120, __pyx_L1_error)}
-    __pyx_t_1 = __pyx_v_slot;
-    *((PY_LONG_LONG *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG *) __pyx_v_self->beta.data) + __pyx_t_1)) )) = __pyx_t_2;
-
-
-    /* "gametree_cli/algorithms/search.py":119
- *         """A node returns ``result`` with the window (alpha, beta)."""
- *         self.value[slot] = result
- *         if self.prune:             # <<<<<<<<<<<<<<
- *             self.alpha[slot], self.beta[slot] = alpha, beta
- *         self.flags[slot] = bits
-*/
-  }
-
-  /* "gametree_cli/algorithms/search.py":121
- *         if self.prune:
- *             self.alpha[slot], self.beta[slot] = alpha, beta
- *         self.flags[slot] = bits             # <<<<<<<<<<<<<<
- * 
- *     @cython.cfunc
-*/
-  if (unlikely(!__pyx_v_self->flags.memview)) {PyErr_SetString(PyExc_AttributeError,"Memoryview is not initialized");__PYX_ERR(0, 121, __pyx_L1_error)}
-  __pyx_t_2 = __pyx_v_slot;
-  *((unsigned char *) ( /* dim=0 */ ((char *) (((unsigned char *) __pyx_v_self->flags.data) + __pyx_t_2)) )) = __pyx_v_bits;
-
-  /* "gametree_cli/algorithms/search.py":112
- *         return self.visits - 1
- * 
- *     @cython.cfunc             # <<<<<<<<<<<<<<
- *     @cython.boundscheck(False)
- *     @cython.wraparound(False)
-*/
-
-  /* function exit code */
-  goto __pyx_L0;
-  __pyx_L1_error:;
-  __Pyx_AddTraceback("gametree_cli.algorithms.search.Visits.leave", __pyx_clineno, __pyx_lineno, __pyx_filename);
-  __pyx_L0:;
-
-}
-
-/* "gametree_cli/algorithms/search.py":123
- *         self.flags[slot] = bits
- * 
- *     @cython.cfunc             # <<<<<<<<<<<<<<
- *     @cython.boundscheck(False)
- *     @cython.wraparound(False)
-*/
-
-static void __pyx_f_12gametree_cli_10algorithms_6search_6Visits_cut(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *__pyx_v_self, PY_LONG_LONG __pyx_v_node, PY_LONG_LONG __pyx_v_position) {
-  PY_LONG_LONG __pyx_t_1;
-  PY_LONG_LONG __pyx_t_2;
-  PY_LONG_LONG __pyx_t_3;
-  int __pyx_lineno = 0;
-  const char *__pyx_filename = NULL;
-  int __pyx_clineno = 0;
-
-  /* "gametree_cli/algorithms/search.py":127
- *     @cython.wraparound(False)
- *     def cut(self, node: cython.longlong, position: cython.longlong) -> cython.void:
- *         self.cut_at[2 * self.cutoffs], self.cut_at[2 * self.cutoffs + 1] = node, position             # <<<<<<<<<<<<<<
- *         self.cutoffs += 1
- * 
-*/
-  __pyx_t_1 = __pyx_v_node;
-
-  __pyx_t_2 = __pyx_v_position;
-
-  if (unlikely(!__pyx_v_self->cut_at.memview)) {PyErr_SetString(PyExc_AttributeError,"Memoryview is not initialized");__PYX_ERR(0, 127, __pyx_L1_error)}
-  __pyx_t_3 = (2 * __pyx_v_self->cutoffs);
-  *((PY_LONG_LONG *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG *) __pyx_v_self->cut_at.data) + __pyx_t_3)) )) = __pyx_t_1;
-
-  if (unlikely(!__pyx_v_self->cut_at.memview)) {PyErr_SetString(PyExc_AttributeError,"Memoryview is not initialized");__PYX_ERR(0, 127, __pyx_L1_error)}
-  __pyx_t_1 = ((2 * __pyx_v_self->cutoffs) + 1);
-  *((PY_LONG_LONG *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG *) __pyx_v_self->cut_at.data) + __pyx_t_1)) )) = __pyx_t_2;
-
-
-  /* "gametree_cli/algorithms/search.py":128
- *     def cut(self, node: cython.longlong, position: cython.longlong) -> cython.void:
- *         self.cut_at[2 * self.cutoffs], self.cut_at[2 * self.cutoffs + 1] = node, position
- *         self.cutoffs += 1             # <<<<<<<<<<<<<<
- * 
- * 
-*/
-  __pyx_v_self->cutoffs = (__pyx_v_self->cutoffs + 1);
-
-  /* "gametree_cli/algorithms/search.py":123
- *         self.flags[slot] = bits
- * 
- *     @cython.cfunc             # <<<<<<<<<<<<<<
- *     @cython.boundscheck(False)
- *     @cython.wraparound(False)
-*/
-
-  /* function exit code */
-  goto __pyx_L0;
-  __pyx_L1_error:;
-  __Pyx_AddTraceback("gametree_cli.algorithms.search.Visits.cut", __pyx_clineno, __pyx_lineno, __pyx_filename);
-  __pyx_L0:;
-
-}
-
-/* "(tree fragment)":1
- * def __reduce_cython__(self):             # <<<<<<<<<<<<<<
- *     cdef tuple state
- *     cdef object _dict
-*/
-
-/* Python wrapper */
-static PyObject *__pyx_pw_12gametree_cli_10algorithms_6search_6Visits_3__reduce_cython__(PyObject *__pyx_v_self, 
-#if CYTHON_VECTORCALL
-PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
-#else
-PyObject *__pyx_args, PyObject *__pyx_kwds
-#endif
-); /*proto*/
-static PyMethodDef __pyx_mdef_12gametree_cli_10algorithms_6search_6Visits_3__reduce_cython__ = {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_10algorithms_6search_6Visits_3__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_12gametree_cli_10algorithms_6search_6Visits_3__reduce_cython__(PyObject *__pyx_v_self, 
-#if CYTHON_VECTORCALL
-PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
-#else
-PyObject *__pyx_args, PyObject *__pyx_kwds
-#endif
-) {
-  #if !CYTHON_VECTORCALL
-  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
-  #endif
-  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
-  PyObject *__pyx_r = 0;
-  __Pyx_RefNannyDeclarations
-  __Pyx_RefNannySetupContext("__reduce_cython__ (wrapper)", 0);
-  #if !CYTHON_VECTORCALL
-  #if CYTHON_ASSUME_SAFE_SIZE
-  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
-  #else
-  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
-  #endif
-  #endif
-  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
-  if (unlikely(__pyx_nargs > 0)) { __Pyx_RaiseArgtupleInvalid("__reduce_cython__", 1, 0, 0, __pyx_nargs); return NULL; }
-  const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-  if (unlikely(__pyx_kwds_len < 0)) return NULL;
-  if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("__reduce_cython__", __pyx_kwds); return NULL;}
-  __pyx_r = __pyx_pf_12gametree_cli_10algorithms_6search_6Visits_2__reduce_cython__(((struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *)__pyx_v_self));
-
-  /* function exit code */
-  __Pyx_RefNannyFinishContext();
-  return __pyx_r;
-}
-
-static PyObject *__pyx_pf_12gametree_cli_10algorithms_6search_6Visits_2__reduce_cython__(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *__pyx_v_self) {
-  PyObject *__pyx_v_state = 0;
-  PyObject *__pyx_v__dict = 0;
-  int __pyx_v_use_setstate;
-  PyObject *__pyx_r = NULL;
-  __Pyx_RefNannyDeclarations
-  PyObject *__pyx_t_1 = NULL;
-  PyObject *__pyx_t_2 = NULL;
-  PyObject *__pyx_t_3 = NULL;
-  PyObject *__pyx_t_4 = NULL;
-  PyObject *__pyx_t_5 = NULL;
-  PyObject *__pyx_t_6 = NULL;
-  PyObject *__pyx_t_7 = NULL;
-  PyObject *__pyx_t_8 = NULL;
-  PyObject *__pyx_t_9 = NULL;
-  PyObject *__pyx_t_10 = NULL;
-  PyObject *__pyx_t_11 = NULL;
-  int __pyx_t_12;
-  int __pyx_t_13;
-  int __pyx_lineno = 0;
-  const char *__pyx_filename = NULL;
-  int __pyx_clineno = 0;
-  __Pyx_RefNannySetupContext("__reduce_cython__", 0);
-
-  /* "(tree fragment)":5
- *     cdef object _dict
- *     cdef bint use_setstate
- *     with CRITICAL_SECTION(self):             # <<<<<<<<<<<<<<
- *         state = (self.alpha, self.beta, self.cut_at, self.cutoffs, self.flags, self.order, self.prune, self.value, self.visits)
- *         _dict = getattr(self, '__dict__', None)
-*/
-  {
-      __Pyx_PyCriticalSection __pyx_cs;
-      __pyx_t_1 = ((PyObject *)__pyx_v_self);
-      __Pyx_INCREF(__pyx_t_1);
-      __Pyx_PyCriticalSection_Begin(&__pyx_cs, (PyObject*)__pyx_t_1);
-      /*try:*/ {
-
-        /* "(tree fragment)":6
- *     cdef bint use_setstate
- *     with CRITICAL_SECTION(self):
- *         state = (self.alpha, self.beta, self.cut_at, self.cutoffs, self.flags, self.order, self.prune, self.value, self.visits)             # <<<<<<<<<<<<<<
- *         _dict = getattr(self, '__dict__', None)
- *     if _dict is not None and _dict:
-*/
-        if (unlikely(!__pyx_v_self->alpha.memview)) {PyErr_SetString(PyExc_AttributeError,"Memoryview is not initialized");__PYX_ERR(1, 6, __pyx_L4_error)}
-        __pyx_t_2 = __pyx_memoryview_fromslice(__pyx_v_self->alpha, 1, (PyObject *(*)(char *)) __pyx_memview_get_PY_LONG_LONG, (int (*)(char *, PyObject *)) __pyx_memview_set_PY_LONG_LONG, 0);; if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_2);
-        if (unlikely(!__pyx_v_self->beta.memview)) {PyErr_SetString(PyExc_AttributeError,"Memoryview is not initialized");__PYX_ERR(1, 6, __pyx_L4_error)}
-        __pyx_t_3 = __pyx_memoryview_fromslice(__pyx_v_self->beta, 1, (PyObject *(*)(char *)) __pyx_memview_get_PY_LONG_LONG, (int (*)(char *, PyObject *)) __pyx_memview_set_PY_LONG_LONG, 0);; if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_3);
-        if (unlikely(!__pyx_v_self->cut_at.memview)) {PyErr_SetString(PyExc_AttributeError,"Memoryview is not initialized");__PYX_ERR(1, 6, __pyx_L4_error)}
-        __pyx_t_4 = __pyx_memoryview_fromslice(__pyx_v_self->cut_at, 1, (PyObject *(*)(char *)) __pyx_memview_get_PY_LONG_LONG, (int (*)(char *, PyObject *)) __pyx_memview_set_PY_LONG_LONG, 0);; if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_4);
-        __pyx_t_5 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_self->cutoffs); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_5);
-        if (unlikely(!__pyx_v_self->flags.memview)) {PyErr_SetString(PyExc_AttributeError,"Memoryview is not initialized");__PYX_ERR(1, 6, __pyx_L4_error)}
-        __pyx_t_6 = __pyx_memoryview_fromslice(__pyx_v_self->flags, 1, (PyObject *(*)(char *)) __pyx_memview_get_unsigned_char, (int (*)(char *, PyObject *)) __pyx_memview_set_unsigned_char, 0);; if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_6);
-        if (unlikely(!__pyx_v_self->order.memview)) {PyErr_SetString(PyExc_AttributeError,"Memoryview is not initialized");__PYX_ERR(1, 6, __pyx_L4_error)}
-        __pyx_t_7 = __pyx_memoryview_fromslice(__pyx_v_self->order, 1, (PyObject *(*)(char *)) __pyx_memview_get_PY_LONG_LONG, (int (*)(char *, PyObject *)) __pyx_memview_set_PY_LONG_LONG, 0);; if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_7);
-        __pyx_t_8 = __Pyx_PyBool_FromLong(__pyx_v_self->prune); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_8);
-        if (unlikely(!__pyx_v_self->value.memview)) {PyErr_SetString(PyExc_AttributeError,"Memoryview is not initialized");__PYX_ERR(1, 6, __pyx_L4_error)}
-        __pyx_t_9 = __pyx_memoryview_fromslice(__pyx_v_self->value, 1, (PyObject *(*)(char *)) __pyx_memview_get_PY_LONG_LONG, (int (*)(char *, PyObject *)) __pyx_memview_set_PY_LONG_LONG, 0);; if (unlikely(!__pyx_t_9)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_9);
-        __pyx_t_10 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_self->visits); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_10);
-        __pyx_t_11 = PyTuple_New(9); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 6, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_11);
-        __Pyx_GIVEREF(__pyx_t_2);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 0, __pyx_t_2) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
-        __Pyx_GIVEREF(__pyx_t_3);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 1, __pyx_t_3) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
-        __Pyx_GIVEREF(__pyx_t_4);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 2, __pyx_t_4) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
-        __Pyx_GIVEREF(__pyx_t_5);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 3, __pyx_t_5) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
-        __Pyx_GIVEREF(__pyx_t_6);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 4, __pyx_t_6) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
-        __Pyx_GIVEREF(__pyx_t_7);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 5, __pyx_t_7) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
-        __Pyx_GIVEREF(__pyx_t_8);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 6, __pyx_t_8) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
-        __Pyx_GIVEREF(__pyx_t_9);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 7, __pyx_t_9) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
-        __Pyx_GIVEREF(__pyx_t_10);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 8, __pyx_t_10) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
-        __pyx_t_2 = 0;
-        __pyx_t_3 = 0;
-        __pyx_t_4 = 0;
-        __pyx_t_5 = 0;
-        __pyx_t_6 = 0;
-        __pyx_t_7 = 0;
-        __pyx_t_8 = 0;
-        __pyx_t_9 = 0;
-        __pyx_t_10 = 0;
-        __pyx_v_state = ((PyObject*)__pyx_t_11);
-        __pyx_t_11 = 0;
-
-        /* "(tree fragment)":7
- *     with CRITICAL_SECTION(self):
- *         state = (self.alpha, self.beta, self.cut_at, self.cutoffs, self.flags, self.order, self.prune, self.value, self.visits)
- *         _dict = getattr(self, '__dict__', None)             # <<<<<<<<<<<<<<
- *     if _dict is not None and _dict:
- *         state += (_dict,)
-*/
-        __pyx_t_11 = __Pyx_GetAttr3(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_dict, Py_None); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 7, __pyx_L4_error)
-        __Pyx_GOTREF(__pyx_t_11);
-        __pyx_v__dict = __pyx_t_11;
-        __pyx_t_11 = 0;
-      }
-
-      /* "(tree fragment)":5
- *     cdef object _dict
- *     cdef bint use_setstate
- *     with CRITICAL_SECTION(self):             # <<<<<<<<<<<<<<
- *         state = (self.alpha, self.beta, self.cut_at, self.cutoffs, self.flags, self.order, self.prune, self.value, self.visits)
- *         _dict = getattr(self, '__dict__', None)
-*/
-      /*finally:*/ {
-        /*normal exit:*/{
-          __Pyx_PyCriticalSection_End(&__pyx_cs);
-          goto __pyx_L5;
-        }
-        __pyx_L4_error: {
-          __Pyx_PyCriticalSection_End(&__pyx_cs);
-          goto __pyx_L1_error;
-        }
-        __pyx_L5:;
-      }
-      __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  }
-
-  /* "(tree fragment)":8
- *         state = (self.alpha, self.beta, self.cut_at, self.cutoffs, self.flags, self.order, self.prune, self.value, self.visits)
- *         _dict = getattr(self, '__dict__', None)
- *     if _dict is not None and _dict:             # <<<<<<<<<<<<<<
- *         state += (_dict,)
- *         use_setstate = True
-*/
-  __pyx_t_13 = (__pyx_v__dict != Py_None);
-  if (__pyx_t_13) {
-
-  } else {
-
-    __pyx_t_12 = __pyx_t_13;
-
-    goto __pyx_L7_bool_binop_done;
-  }
-  __pyx_t_13 = __Pyx_PyObject_IsTrue(__pyx_v__dict); if (unlikely((__pyx_t_13 < 0))) __PYX_ERR(1, 8, __pyx_L1_error)
-
-  __pyx_t_12 = __pyx_t_13;
-
-  __pyx_L7_bool_binop_done:;
-  if (__pyx_t_12) {
-
-
-    /* "(tree fragment)":9
- *         _dict = getattr(self, '__dict__', None)
- *     if _dict is not None and _dict:
- *         state += (_dict,)             # <<<<<<<<<<<<<<
- *         use_setstate = True
- *     else:
-*/
-    __pyx_t_1 = PyTuple_New(1); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 9, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_1);
-    __Pyx_INCREF(__pyx_v__dict);
-    __Pyx_GIVEREF(__pyx_v__dict);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v__dict) != (0)) __PYX_ERR(1, 9, __pyx_L1_error);
-    __pyx_t_11 = PyNumber_InPlaceAdd(__pyx_v_state, __pyx_t_1); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 9, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_11);
-    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __Pyx_DECREF_SET(__pyx_v_state, ((PyObject*)__pyx_t_11));
-    __pyx_t_11 = 0;
-
-    /* "(tree fragment)":10
- *     if _dict is not None and _dict:
- *         state += (_dict,)
- *         use_setstate = True             # <<<<<<<<<<<<<<
- *     else:
- *         use_setstate = False
-*/
-    __pyx_v_use_setstate = 1;
-
-    /* "(tree fragment)":8
- *         state = (self.alpha, self.beta, self.cut_at, self.cutoffs, self.flags, self.order, self.prune, self.value, self.visits)
- *         _dict = getattr(self, '__dict__', None)
- *     if _dict is not None and _dict:             # <<<<<<<<<<<<<<
- *         state += (_dict,)
- *         use_setstate = True
-*/
-    goto __pyx_L6;
-  }
-
-  /* "(tree fragment)":12
- *         use_setstate = True
- *     else:
- *         use_setstate = False             # <<<<<<<<<<<<<<
- *     if use_setstate:
- *         return __pyx_unpickle_Visits, (type(self), 0x1c12d3f, None), state
-*/
-  /*else*/ {
-    __pyx_v_use_setstate = 0;
-  }
-  __pyx_L6:;
-
-  /* "(tree fragment)":13
- *     else:
- *         use_setstate = False
- *     if use_setstate:             # <<<<<<<<<<<<<<
- *         return __pyx_unpickle_Visits, (type(self), 0x1c12d3f, None), state
- *     else:
-*/
-  if (__pyx_v_use_setstate) {
-
-    /* "(tree fragment)":14
- *         use_setstate = False
- *     if use_setstate:
- *         return __pyx_unpickle_Visits, (type(self), 0x1c12d3f, None), state             # <<<<<<<<<<<<<<
- *     else:
- *         return __pyx_unpickle_Visits, (type(self), 0x1c12d3f, state)
-*/
-    __Pyx_GetModuleGlobalName(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Visits); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 14, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_11);
-    __pyx_t_1 = PyTuple_New(3); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 14, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_1);
-    __Pyx_INCREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
-    __Pyx_GIVEREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, ((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self)))) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
-    __Pyx_INCREF(__pyx_mstate_global->__pyx_int_29437247);
-    __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_29437247);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_mstate_global->__pyx_int_29437247) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
-    __Pyx_INCREF(Py_None);
-    __Pyx_GIVEREF(Py_None);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 2, Py_None) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
-    __pyx_t_10 = PyTuple_New(3); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 14, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_10);
-    __Pyx_GIVEREF(__pyx_t_11);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_10, 0, __pyx_t_11) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
-    __Pyx_GIVEREF(__pyx_t_1);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_10, 1, __pyx_t_1) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
-    __Pyx_INCREF(__pyx_v_state);
-    __Pyx_GIVEREF(__pyx_v_state);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_10, 2, __pyx_v_state) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
-    __pyx_t_11 = 0;
-    __pyx_t_1 = 0;
-    {
-      PyObject *__pyx_temp;
-      {
-        __pyx_temp = __pyx_r;
-        __pyx_r = __pyx_t_10;
-      }
-      __Pyx_XDECREF(__pyx_temp);
-    }
-    __pyx_t_10 = 0;
-    goto __pyx_L0;
-
-    /* "(tree fragment)":13
- *     else:
- *         use_setstate = False
- *     if use_setstate:             # <<<<<<<<<<<<<<
- *         return __pyx_unpickle_Visits, (type(self), 0x1c12d3f, None), state
- *     else:
-*/
-  }
-
-  /* "(tree fragment)":16
- *         return __pyx_unpickle_Visits, (type(self), 0x1c12d3f, None), state
- *     else:
- *         return __pyx_unpickle_Visits, (type(self), 0x1c12d3f, state)             # <<<<<<<<<<<<<<
- * def __setstate_cython__(self, __pyx_state):
- *     __pyx_unpickle_Visits__set_state(self, __pyx_state)
-*/
-  /*else*/ {
-    __Pyx_GetModuleGlobalName(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Visits); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 16, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_10);
-    __pyx_t_1 = PyTuple_New(3); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 16, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_1);
-    __Pyx_INCREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
-    __Pyx_GIVEREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, ((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self)))) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
-    __Pyx_INCREF(__pyx_mstate_global->__pyx_int_29437247);
-    __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_29437247);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_mstate_global->__pyx_int_29437247) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
-    __Pyx_INCREF(__pyx_v_state);
-    __Pyx_GIVEREF(__pyx_v_state);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 2, __pyx_v_state) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
-    __pyx_t_11 = PyTuple_New(2); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 16, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_11);
-    __Pyx_GIVEREF(__pyx_t_10);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 0, __pyx_t_10) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
-    __Pyx_GIVEREF(__pyx_t_1);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 1, __pyx_t_1) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
-    __pyx_t_10 = 0;
-    __pyx_t_1 = 0;
-    {
-      PyObject *__pyx_temp;
-      {
-        __pyx_temp = __pyx_r;
-        __pyx_r = __pyx_t_11;
-      }
-      __Pyx_XDECREF(__pyx_temp);
-    }
-    __pyx_t_11 = 0;
-    goto __pyx_L0;
-  }
-
-  /* "(tree fragment)":1
- * def __reduce_cython__(self):             # <<<<<<<<<<<<<<
- *     cdef tuple state
- *     cdef object _dict
-*/
-
-  /* function exit code */
-  __pyx_L1_error:;
-  __Pyx_XDECREF(__pyx_t_1);
-  __Pyx_XDECREF(__pyx_t_2);
-  __Pyx_XDECREF(__pyx_t_3);
-  __Pyx_XDECREF(__pyx_t_4);
-  __Pyx_XDECREF(__pyx_t_5);
-  __Pyx_XDECREF(__pyx_t_6);
-  __Pyx_XDECREF(__pyx_t_7);
-  __Pyx_XDECREF(__pyx_t_8);
-  __Pyx_XDECREF(__pyx_t_9);
-  __Pyx_XDECREF(__pyx_t_10);
-  __Pyx_XDECREF(__pyx_t_11);
-  __Pyx_AddTraceback("gametree_cli.algorithms.search.Visits.__reduce_cython__", __pyx_clineno, __pyx_lineno, __pyx_filename);
-  __pyx_r = NULL;
-  __pyx_L0:;
-  __Pyx_XDECREF(__pyx_v_state);
-  __Pyx_XDECREF(__pyx_v__dict);
-
-  __Pyx_XGIVEREF(__pyx_r);
-  __Pyx_RefNannyFinishContext();
-  return __pyx_r;
-}
-
-/* "(tree fragment)":17
- *     else:
- *         return __pyx_unpickle_Visits, (type(self), 0x1c12d3f, state)
- * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
- *     __pyx_unpickle_Visits__set_state(self, __pyx_state)
-*/
-
-/* Python wrapper */
-static PyObject *__pyx_pw_12gametree_cli_10algorithms_6search_6Visits_5__setstate_cython__(PyObject *__pyx_v_self, 
-#if CYTHON_VECTORCALL
-PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
-#else
-PyObject *__pyx_args, PyObject *__pyx_kwds
-#endif
-); /*proto*/
-static PyMethodDef __pyx_mdef_12gametree_cli_10algorithms_6search_6Visits_5__setstate_cython__ = {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_10algorithms_6search_6Visits_5__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_12gametree_cli_10algorithms_6search_6Visits_5__setstate_cython__(PyObject *__pyx_v_self, 
-#if CYTHON_VECTORCALL
-PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
-#else
-PyObject *__pyx_args, PyObject *__pyx_kwds
-#endif
-) {
-  PyObject *__pyx_v___pyx_state = 0;
-  #if !CYTHON_VECTORCALL
-  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
-  #endif
-  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
-  PyObject* values[1] = {0};
-  int __pyx_lineno = 0;
-  const char *__pyx_filename = NULL;
-  int __pyx_clineno = 0;
-  PyObject *__pyx_r = 0;
-  __Pyx_RefNannyDeclarations
-  __Pyx_RefNannySetupContext("__setstate_cython__ (wrapper)", 0);
-  #if !CYTHON_VECTORCALL
-  #if CYTHON_ASSUME_SAFE_SIZE
-  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
-  #else
-  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
-  #endif
-  #endif
-  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
-  {
-    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_pyx_state,0};
-    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 17, __pyx_L3_error)
-    if (__pyx_kwds_len > 0) {
-      switch (__pyx_nargs) {
-        case  1:
-        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 17, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
-        case  0: break;
-        default: goto __pyx_L5_argtuple_error;
-      }
-      const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__setstate_cython__", 0) < (0)) __PYX_ERR(1, 17, __pyx_L3_error)
-      for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__setstate_cython__", 1, 1, 1, i); __PYX_ERR(1, 17, __pyx_L3_error) }
-      }
-    } else if (unlikely(__pyx_nargs != 1)) {
-      goto __pyx_L5_argtuple_error;
-    } else {
-      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 17, __pyx_L3_error)
-    }
-    __pyx_v___pyx_state = values[0];
-  }
-  goto __pyx_L6_skip;
-  __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("__setstate_cython__", 1, 1, 1, __pyx_nargs); __PYX_ERR(1, 17, __pyx_L3_error)
-  __pyx_L6_skip:;
-  goto __pyx_L4_argument_unpacking_done;
-  __pyx_L3_error:;
-  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
-    Py_XDECREF(values[__pyx_temp]);
-  }
-  __Pyx_AddTraceback("gametree_cli.algorithms.search.Visits.__setstate_cython__", __pyx_clineno, __pyx_lineno, __pyx_filename);
-  __Pyx_RefNannyFinishContext();
-  return NULL;
-  __pyx_L4_argument_unpacking_done:;
-  __pyx_r = __pyx_pf_12gametree_cli_10algorithms_6search_6Visits_4__setstate_cython__(((struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *)__pyx_v_self), __pyx_v___pyx_state);
-
-  /* function exit code */
-  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
-    Py_XDECREF(values[__pyx_temp]);
-  }
-  __Pyx_RefNannyFinishContext();
-  return __pyx_r;
-}
-
-static PyObject *__pyx_pf_12gametree_cli_10algorithms_6search_6Visits_4__setstate_cython__(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *__pyx_v_self, PyObject *__pyx_v___pyx_state) {
-  PyObject *__pyx_r = NULL;
-  __Pyx_RefNannyDeclarations
-  PyObject *__pyx_t_1 = NULL;
-  PyObject *__pyx_t_2 = NULL;
-  int __pyx_lineno = 0;
-  const char *__pyx_filename = NULL;
-  int __pyx_clineno = 0;
-  __Pyx_RefNannySetupContext("__setstate_cython__", 0);
-
-  /* "(tree fragment)":18
- *         return __pyx_unpickle_Visits, (type(self), 0x1c12d3f, state)
- * def __setstate_cython__(self, __pyx_state):
- *     __pyx_unpickle_Visits__set_state(self, __pyx_state)             # <<<<<<<<<<<<<<
-*/
-  __pyx_t_1 = __pyx_v___pyx_state;
-  __Pyx_INCREF(__pyx_t_1);
-  if (!(likely(PyTuple_CheckExact(__pyx_t_1))||((__pyx_t_1) == Py_None) || __Pyx_RaiseUnexpectedTypeError("tuple", __pyx_t_1))) __PYX_ERR(1, 18, __pyx_L1_error)
-  if (unlikely(__pyx_t_1 == Py_None)) {
-    PyErr_SetString(PyExc_TypeError, "cannot pass None into a C function argument that is declared \047not None\047");
-    __PYX_ERR(1, 18, __pyx_L1_error)
-  }
-  __pyx_t_2 = __pyx_f_12gametree_cli_10algorithms_6search___pyx_unpickle_Visits__set_state(__pyx_v_self, ((PyObject*)__pyx_t_1)); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 18, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_2);
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-
-  /* "(tree fragment)":17
- *     else:
- *         return __pyx_unpickle_Visits, (type(self), 0x1c12d3f, state)
- * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
- *     __pyx_unpickle_Visits__set_state(self, __pyx_state)
-*/
-
-  /* function exit code */
-  __pyx_r = Py_None; __Pyx_INCREF(Py_None);
-  goto __pyx_L0;
-  __pyx_L1_error:;
-  __Pyx_XDECREF(__pyx_t_1);
-  __Pyx_XDECREF(__pyx_t_2);
-  __Pyx_AddTraceback("gametree_cli.algorithms.search.Visits.__setstate_cython__", __pyx_clineno, __pyx_lineno, __pyx_filename);
-  __pyx_r = NULL;
-  __pyx_L0:;
-  __Pyx_XGIVEREF(__pyx_r);
-  __Pyx_RefNannyFinishContext();
-  return __pyx_r;
-}
-
-/* "gametree_cli/algorithms/search.py":131
- * 
- * 
- * @cython.boundscheck(False)             # <<<<<<<<<<<<<<
- * @cython.wraparound(False)
- * @cython.locals(n=cython.longlong, top=cython.Py_ssize_t, node=cython.longlong, depth=cython.longlong, slot=cython.longlong,
-*/
-
-/* Python wrapper */
-static PyObject *__pyx_pw_12gametree_cli_10algorithms_6search_1walk(PyObject *__pyx_self, 
-#if CYTHON_VECTORCALL
-PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
-#else
-PyObject *__pyx_args, PyObject *__pyx_kwds
-#endif
-); /*proto*/
-PyDoc_STRVAR(__pyx_doc_12gametree_cli_10algorithms_6search_walk, "Search the tree (``kind``, ``first``, ``count``) from node 0, writing :class:`Visits`\n    into ``buffers`` (its arrays: order, value, alpha, beta, flags, cut_at).\n\n    ``key`` orders the sources (``len(kind) + 2`` entries); ``depth_limit`` -1 is\n    none; ``prune`` False is minimax; ``hard``/``strict`` the variants;\n    ``child_order`` None (file order) or per node its child positions in search\n    order; ``report`` None or what turns steps into events (``call``, ``leaf``,\n    ``cut``, ``ret``). Returns ``(visits, leaves, cutoffs)``.\n    ");
-static PyMethodDef __pyx_mdef_12gametree_cli_10algorithms_6search_1walk = {"walk", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_10algorithms_6search_1walk, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_12gametree_cli_10algorithms_6search_walk};
-static PyObject *__pyx_pw_12gametree_cli_10algorithms_6search_1walk(PyObject *__pyx_self, 
-#if CYTHON_VECTORCALL
-PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
-#else
-PyObject *__pyx_args, PyObject *__pyx_kwds
-#endif
-) {
-  __Pyx_memviewslice __pyx_v_kind = { 0, 0, { 0 }, { 0 }, { 0 } };
-  __Pyx_memviewslice __pyx_v_first = { 0, 0, { 0 }, { 0 }, { 0 } };
-  __Pyx_memviewslice __pyx_v_count = { 0, 0, { 0 }, { 0 }, { 0 } };
-  __Pyx_memviewslice __pyx_v_key = { 0, 0, { 0 }, { 0 }, { 0 } };
-  PY_LONG_LONG __pyx_v_depth_limit;
-  int __pyx_v_prune;
-  int __pyx_v_hard;
-  int __pyx_v_strict;
-  PyObject *__pyx_v_child_order = 0;
-  PyObject *__pyx_v_report = 0;
-  PyObject *__pyx_v_buffers = 0;
-  #if !CYTHON_VECTORCALL
-  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
-  #endif
-  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
-  PyObject* values[11] = {0,0,0,0,0,0,0,0,0,0,0};
-  int __pyx_lineno = 0;
-  const char *__pyx_filename = NULL;
-  int __pyx_clineno = 0;
-  PyObject *__pyx_r = 0;
-  __Pyx_RefNannyDeclarations
-  __Pyx_RefNannySetupContext("walk (wrapper)", 0);
-  #if !CYTHON_VECTORCALL
-  #if CYTHON_ASSUME_SAFE_SIZE
-  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
-  #else
-  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
-  #endif
-  #endif
-  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
-  {
-    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_kind,&__pyx_mstate_global->__pyx_n_u_first,&__pyx_mstate_global->__pyx_n_u_count,&__pyx_mstate_global->__pyx_n_u_key,&__pyx_mstate_global->__pyx_n_u_depth_limit,&__pyx_mstate_global->__pyx_n_u_prune,&__pyx_mstate_global->__pyx_n_u_hard,&__pyx_mstate_global->__pyx_n_u_strict,&__pyx_mstate_global->__pyx_n_u_child_order,&__pyx_mstate_global->__pyx_n_u_report,&__pyx_mstate_global->__pyx_n_u_buffers,0};
-    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 131, __pyx_L3_error)
-    if (__pyx_kwds_len > 0) {
-      switch (__pyx_nargs) {
-        case 11:
-        values[10] = __Pyx_ArgRef_FASTCALL(__pyx_args, 10);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 131, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
-        case 10:
-        values[9] = __Pyx_ArgRef_FASTCALL(__pyx_args, 9);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 131, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
-        case  9:
-        values[8] = __Pyx_ArgRef_FASTCALL(__pyx_args, 8);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 131, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
-        case  8:
-        values[7] = __Pyx_ArgRef_FASTCALL(__pyx_args, 7);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 131, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
-        case  7:
-        values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 131, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
-        case  6:
-        values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 131, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
-        case  5:
-        values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 131, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
-        case  4:
-        values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 131, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 131, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 50, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 131, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 50, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 131, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 50, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "walk", 0) < (0)) __PYX_ERR(0, 131, __pyx_L3_error)
-      for (Py_ssize_t i = __pyx_nargs; i < 11; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("walk", 1, 11, 11, i); __PYX_ERR(0, 131, __pyx_L3_error) }
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "skip", 0) < (0)) __PYX_ERR(0, 50, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("skip", 0, 2, 3, i); __PYX_ERR(0, 50, __pyx_L3_error) }
       }
-    } else if (unlikely(__pyx_nargs != 11)) {
-      goto __pyx_L5_argtuple_error;
     } else {
-      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 131, __pyx_L3_error)
-      values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 131, __pyx_L3_error)
-      values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 131, __pyx_L3_error)
-      values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 131, __pyx_L3_error)
-      values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 131, __pyx_L3_error)
-      values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 131, __pyx_L3_error)
-      values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 131, __pyx_L3_error)
-      values[7] = __Pyx_ArgRef_FASTCALL(__pyx_args, 7);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[7])) __PYX_ERR(0, 131, __pyx_L3_error)
-      values[8] = __Pyx_ArgRef_FASTCALL(__pyx_args, 8);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[8])) __PYX_ERR(0, 131, __pyx_L3_error)
-      values[9] = __Pyx_ArgRef_FASTCALL(__pyx_args, 9);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[9])) __PYX_ERR(0, 131, __pyx_L3_error)
-      values[10] = __Pyx_ArgRef_FASTCALL(__pyx_args, 10);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[10])) __PYX_ERR(0, 131, __pyx_L3_error)
+      switch (__pyx_nargs) {
+        case  3:
+        values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 50, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 50, __pyx_L3_error)
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 50, __pyx_L3_error)
+        break;
+        default: goto __pyx_L5_argtuple_error;
+      }
     }
-    __pyx_v_kind = __Pyx_PyObject_to_MemoryviewSlice_dc_unsigned_char__const__(values[0], 0); if (unlikely(!__pyx_v_kind.memview)) __PYX_ERR(0, 136, __pyx_L3_error)
-    __pyx_v_first = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG__const__(values[1], 0); if (unlikely(!__pyx_v_first.memview)) __PYX_ERR(0, 136, __pyx_L3_error)
-    __pyx_v_count = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG__const__(values[2], 0); if (unlikely(!__pyx_v_count.memview)) __PYX_ERR(0, 137, __pyx_L3_error)
-    __pyx_v_key = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG__const__(values[3], 0); if (unlikely(!__pyx_v_key.memview)) __PYX_ERR(0, 137, __pyx_L3_error)
-    __pyx_v_depth_limit = __Pyx_PyLong_As_PY_LONG_LONG(values[4]); if (unlikely((__pyx_v_depth_limit == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(0, 138, __pyx_L3_error)
-    __pyx_v_prune = __Pyx_PyObject_IsTrue(values[5]); if (unlikely((__pyx_v_prune == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 138, __pyx_L3_error)
-    __pyx_v_hard = __Pyx_PyObject_IsTrue(values[6]); if (unlikely((__pyx_v_hard == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 138, __pyx_L3_error)
-    __pyx_v_strict = __Pyx_PyObject_IsTrue(values[7]); if (unlikely((__pyx_v_strict == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 138, __pyx_L3_error)
-    __pyx_v_child_order = values[8];
-    __pyx_v_report = values[9];
-    __pyx_v_buffers = ((PyObject*)values[10]);
+    __pyx_v_text = ((PyObject*)values[0]);
+    if (__Pyx_PyInt_FromNumber(&values[1], "index", 0) < (0)) __PYX_ERR(0, 50, __pyx_L3_error)
+    __pyx_v_index = ((PyObject*)values[1]);
+    if (values[2]) {
+      __pyx_v_check = __Pyx_PyObject_IsTrue(values[2]); if (unlikely((__pyx_v_check == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 50, __pyx_L3_error)
+    } else {
+      __pyx_v_check = ((int)((int)1));
+    }
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("walk", 1, 11, 11, __pyx_nargs); __PYX_ERR(0, 131, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("skip", 0, 2, 3, __pyx_nargs); __PYX_ERR(0, 50, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
     Py_XDECREF(values[__pyx_temp]);
   }
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v_kind, 1);
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v_first, 1);
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v_count, 1);
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v_key, 1);
-  __Pyx_AddTraceback("gametree_cli.algorithms.search.walk", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.skip", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(((PyObject *)__pyx_v_kind.memview) == Py_None)) {
-    PyErr_Format(PyExc_TypeError, "Argument '%.200s' must not be None", "kind"); __PYX_ERR(0, 136, __pyx_L1_error)
-  }
-  if (unlikely(((PyObject *)__pyx_v_first.memview) == Py_None)) {
-    PyErr_Format(PyExc_TypeError, "Argument '%.200s' must not be None", "first"); __PYX_ERR(0, 136, __pyx_L1_error)
-  }
-  if (unlikely(((PyObject *)__pyx_v_count.memview) == Py_None)) {
-    PyErr_Format(PyExc_TypeError, "Argument '%.200s' must not be None", "count"); __PYX_ERR(0, 137, __pyx_L1_error)
-  }
-  if (unlikely(((PyObject *)__pyx_v_key.memview) == Py_None)) {
-    PyErr_Format(PyExc_TypeError, "Argument '%.200s' must not be None", "key"); __PYX_ERR(0, 137, __pyx_L1_error)
-  }
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_buffers), (&PyTuple_Type), 0, "buffers", 2))) __PYX_ERR(0, 139, __pyx_L1_error)
-  __pyx_r = __pyx_pf_12gametree_cli_10algorithms_6search_walk(__pyx_self, __pyx_v_kind, __pyx_v_first, __pyx_v_count, __pyx_v_key, __pyx_v_depth_limit, __pyx_v_prune, __pyx_v_hard, __pyx_v_strict, __pyx_v_child_order, __pyx_v_report, __pyx_v_buffers);
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_text), (&PyUnicode_Type), 0, "text", 2))) __PYX_ERR(0, 50, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_index), (&PyLong_Type), 0, "index", 2))) __PYX_ERR(0, 50, __pyx_L1_error)
+  __pyx_r = __pyx_pf_12gametree_cli_7formats_9scan_skip_skip(__pyx_self, __pyx_v_text, __pyx_v_index, __pyx_v_check);
 
   /* function exit code */
   goto __pyx_L0;
@@ -19959,1391 +18446,5243 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
     Py_XDECREF(values[__pyx_temp]);
   }
   __pyx_L7_cleaned_up:;
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v_kind, 1);
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v_first, 1);
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v_count, 1);
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v_key, 1);
-
-
-
 
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_12gametree_cli_10algorithms_6search_walk(CYTHON_UNUSED PyObject *__pyx_self, __Pyx_memviewslice __pyx_v_kind, __Pyx_memviewslice __pyx_v_first, __Pyx_memviewslice __pyx_v_count, __Pyx_memviewslice __pyx_v_key, PY_LONG_LONG __pyx_v_depth_limit, int __pyx_v_prune, int __pyx_v_hard, int __pyx_v_strict, PyObject *__pyx_v_child_order, PyObject *__pyx_v_report, PyObject *__pyx_v_buffers) {
-  PY_LONG_LONG __pyx_v_n;
-  Py_ssize_t __pyx_v_top;
-  PY_LONG_LONG __pyx_v_node;
-  PY_LONG_LONG __pyx_v_depth;
-  PY_LONG_LONG __pyx_v_slot;
-  PY_LONG_LONG __pyx_v_alpha;
-  PY_LONG_LONG __pyx_v_beta;
-  PY_LONG_LONG __pyx_v_leaves;
-  PY_LONG_LONG __pyx_v_result;
-  PY_LONG_LONG __pyx_v_s;
-  PY_LONG_LONG __pyx_v_best;
-  PY_LONG_LONG __pyx_v_bar;
-  unsigned char __pyx_v_bits;
-  int __pyx_v_cut;
-  struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *__pyx_v_out = 0;
-  PyObject *__pyx_v_frames = 0;
-  struct __pyx_obj_12gametree_cli_10algorithms_6search_Frame *__pyx_v_f = 0;
+static PyObject *__pyx_pf_12gametree_cli_7formats_9scan_skip_skip(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_text, PyObject *__pyx_v_index, int __pyx_v_check) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
-  Py_ssize_t __pyx_t_1;
+  PyObject *__pyx_t_1 = NULL;
   PyObject *__pyx_t_2 = NULL;
   PyObject *__pyx_t_3 = NULL;
-  PY_LONG_LONG __pyx_t_4;
-  PY_LONG_LONG __pyx_t_5;
-  PY_LONG_LONG __pyx_t_6;
-  PY_LONG_LONG __pyx_t_7;
-  PY_LONG_LONG __pyx_t_8;
-  int __pyx_t_9;
-  int __pyx_t_10;
-  size_t __pyx_t_11;
-  int __pyx_t_12;
-  PyObject *__pyx_t_13 = NULL;
-  PyObject *__pyx_t_14 = NULL;
-  PyObject *__pyx_t_15 = NULL;
-  PyObject *__pyx_t_16 = NULL;
-  unsigned char __pyx_t_17;
-  PyObject *__pyx_t_18 = NULL;
-  PyObject *__pyx_t_19 = NULL;
-  PyObject *__pyx_t_20 = NULL;
+  PyObject *__pyx_t_4 = NULL;
+  size_t __pyx_t_5;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
-  __Pyx_RefNannySetupContext("walk", 0);
+  __Pyx_RefNannySetupContext("skip", 0);
 
-  /* "gametree_cli/algorithms/search.py":149
- *     ``cut``, ``ret``). Returns ``(visits, leaves, cutoffs)``.
- *     """
- *     n = len(kind)             # <<<<<<<<<<<<<<
- *     out: Visits = Visits(*buffers, prune)
- *     frames: list = []
+  /* "gametree_cli/formats/scan_skip.py":52
+ * def skip(text: str, index: int, check: bool = True) -> int:
+ *     """The index just past the JSON value at ``index``, or -1 (see the module docstring)."""
+ *     return Skipper(text).skip(index, check)             # <<<<<<<<<<<<<<
+ * 
+ * 
 */
-  __pyx_t_1 = __Pyx_MemoryView_Len(__pyx_v_kind); 
-  __pyx_v_n = __pyx_t_1;
+  __pyx_t_4 = NULL;
+  __pyx_t_5 = 1;
+  {
+    PyObject *__pyx_callargs[2] = {__pyx_t_4, __pyx_v_text};
+    __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_mstate_global->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper, __pyx_callargs+__pyx_t_5, (2-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+    __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 52, __pyx_L1_error)
+    __Pyx_GOTREF((PyObject *)__pyx_t_3);
+  }
+  __pyx_t_2 = ((PyObject *)__pyx_t_3);
+  __Pyx_INCREF(__pyx_t_2);
+  __pyx_t_4 = __Pyx_PyBool_FromLong(__pyx_v_check); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 52, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __pyx_t_5 = 0;
+  {
+    PyObject *__pyx_callargs[3] = {__pyx_t_2, __pyx_v_index, __pyx_t_4};
+    __pyx_t_1 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_skip, __pyx_callargs+__pyx_t_5, (3-__pyx_t_5) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+    __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
+    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    __Pyx_DECREF((PyObject *)__pyx_t_3); __pyx_t_3 = 0;
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 52, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+  }
+  if (__Pyx_PyInt_FromNumber(&__pyx_t_1, NULL, 1) < (0)) __PYX_ERR(0, 52, __pyx_L1_error)
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = ((PyObject*)__pyx_t_1);
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_1 = 0;
+  goto __pyx_L0;
 
-  /* "gametree_cli/algorithms/search.py":150
- *     """
- *     n = len(kind)
- *     out: Visits = Visits(*buffers, prune)             # <<<<<<<<<<<<<<
- *     frames: list = []
- *     f: Frame
+  /* "gametree_cli/formats/scan_skip.py":50
+ * 
+ * 
+ * def skip(text: str, index: int, check: bool = True) -> int:             # <<<<<<<<<<<<<<
+ *     """The index just past the JSON value at ``index``, or -1 (see the module docstring)."""
+ *     return Skipper(text).skip(index, check)
 */
-  __pyx_t_2 = __Pyx_PyBool_FromLong(__pyx_v_prune); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 150, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_3 = PyTuple_New(1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 150, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_3);
-  __Pyx_GIVEREF(__pyx_t_2);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_3, 0, __pyx_t_2) != (0)) __PYX_ERR(0, 150, __pyx_L1_error);
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.skip", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "gametree_cli/formats/scan_skip.py":55
+ * 
+ * 
+ * def skip_items(text: str, index: int, limit: int) -> tuple[int, int, bool]:             # <<<<<<<<<<<<<<
+ *     """Skip elements of an array: (count, next, closed); see the module docstring."""
+ *     return Skipper(text).skip_items(index, limit)
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_12gametree_cli_7formats_9scan_skip_3skip_items(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_12gametree_cli_7formats_9scan_skip_2skip_items, "Skip elements of an array: (count, next, closed); see the module docstring.");
+static PyMethodDef __pyx_mdef_12gametree_cli_7formats_9scan_skip_3skip_items = {"skip_items", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_7formats_9scan_skip_3skip_items, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_12gametree_cli_7formats_9scan_skip_2skip_items};
+static PyObject *__pyx_pw_12gametree_cli_7formats_9scan_skip_3skip_items(PyObject *__pyx_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  PyObject *__pyx_v_text = 0;
+  PyObject *__pyx_v_index = 0;
+  PyObject *__pyx_v_limit = 0;
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[3] = {0,0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("skip_items (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_text,&__pyx_mstate_global->__pyx_n_u_index,&__pyx_mstate_global->__pyx_n_u_limit,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 55, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  3:
+        values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 55, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 55, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 55, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "skip_items", 0) < (0)) __PYX_ERR(0, 55, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("skip_items", 1, 3, 3, i); __PYX_ERR(0, 55, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 3)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 55, __pyx_L3_error)
+      values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 55, __pyx_L3_error)
+      values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 55, __pyx_L3_error)
+    }
+    __pyx_v_text = ((PyObject*)values[0]);
+    if (__Pyx_PyInt_FromNumber(&values[1], "index", 0) < (0)) __PYX_ERR(0, 55, __pyx_L3_error)
+    __pyx_v_index = ((PyObject*)values[1]);
+    if (__Pyx_PyInt_FromNumber(&values[2], "limit", 0) < (0)) __PYX_ERR(0, 55, __pyx_L3_error)
+    __pyx_v_limit = ((PyObject*)values[2]);
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("skip_items", 1, 3, 3, __pyx_nargs); __PYX_ERR(0, 55, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.skip_items", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_text), (&PyUnicode_Type), 0, "text", 2))) __PYX_ERR(0, 55, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_index), (&PyLong_Type), 0, "index", 2))) __PYX_ERR(0, 55, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_limit), (&PyLong_Type), 0, "limit", 2))) __PYX_ERR(0, 55, __pyx_L1_error)
+  __pyx_r = __pyx_pf_12gametree_cli_7formats_9scan_skip_2skip_items(__pyx_self, __pyx_v_text, __pyx_v_index, __pyx_v_limit);
+
+  /* function exit code */
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __pyx_r = NULL;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  goto __pyx_L7_cleaned_up;
+  __pyx_L0:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __pyx_L7_cleaned_up:;
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_12gametree_cli_7formats_9scan_skip_2skip_items(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v_text, PyObject *__pyx_v_index, PyObject *__pyx_v_limit) {
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  PyObject *__pyx_t_2 = NULL;
+  PyObject *__pyx_t_3 = NULL;
+  PyObject *__pyx_t_4 = NULL;
+  size_t __pyx_t_5;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("skip_items", 0);
+
+  /* "gametree_cli/formats/scan_skip.py":57
+ * def skip_items(text: str, index: int, limit: int) -> tuple[int, int, bool]:
+ *     """Skip elements of an array: (count, next, closed); see the module docstring."""
+ *     return Skipper(text).skip_items(index, limit)             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  __pyx_t_4 = NULL;
+  __pyx_t_5 = 1;
+  {
+    PyObject *__pyx_callargs[2] = {__pyx_t_4, __pyx_v_text};
+    __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_mstate_global->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper, __pyx_callargs+__pyx_t_5, (2-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+    __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 57, __pyx_L1_error)
+    __Pyx_GOTREF((PyObject *)__pyx_t_3);
+  }
+  __pyx_t_2 = ((PyObject *)__pyx_t_3);
+  __Pyx_INCREF(__pyx_t_2);
+  __pyx_t_5 = 0;
+  {
+    PyObject *__pyx_callargs[3] = {__pyx_t_2, __pyx_v_index, __pyx_v_limit};
+    __pyx_t_1 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_skip_items, __pyx_callargs+__pyx_t_5, (3-__pyx_t_5) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+    __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
+    __Pyx_DECREF((PyObject *)__pyx_t_3); __pyx_t_3 = 0;
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 57, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+  }
+  if (!(likely(PyTuple_CheckExact(__pyx_t_1))||((__pyx_t_1) == Py_None) || __Pyx_RaiseUnexpectedTypeError("tuple", __pyx_t_1))) __PYX_ERR(0, 57, __pyx_L1_error)
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = ((PyObject*)__pyx_t_1);
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_1 = 0;
+  goto __pyx_L0;
+
+  /* "gametree_cli/formats/scan_skip.py":55
+ * 
+ * 
+ * def skip_items(text: str, index: int, limit: int) -> tuple[int, int, bool]:             # <<<<<<<<<<<<<<
+ *     """Skip elements of an array: (count, next, closed); see the module docstring."""
+ *     return Skipper(text).skip_items(index, limit)
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.skip_items", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "gametree_cli/formats/scan_skip.py":60
+ * 
+ * 
+ * @cython.cfunc             # <<<<<<<<<<<<<<
+ * @cython.inline
+ * @cython.exceptval(check=False)
+*/
+
+static CYTHON_INLINE int __pyx_f_12gametree_cli_7formats_9scan_skip__hex(Py_UCS4 __pyx_v_c) {
+  int __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+
+  /* "gametree_cli/formats/scan_skip.py":64
+ * @cython.exceptval(check=False)
+ * def _hex(c: cython.Py_UCS4) -> cython.bint:
+ *     return "0" <= c <= "9" or "a" <= c <= "f" or "A" <= c <= "F"             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  __pyx_t_2 = (48 <= __pyx_v_c);
+  if (__pyx_t_2) {
+    __pyx_t_2 = (__pyx_v_c <= 57);
+  }
+  if (!__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L3_bool_binop_done;
+  }
+  __pyx_t_2 = (97 <= __pyx_v_c);
+  if (__pyx_t_2) {
+    __pyx_t_2 = (__pyx_v_c <= 0x66);
+  }
+  if (!__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L3_bool_binop_done;
+  }
+  __pyx_t_2 = (65 <= __pyx_v_c);
+  if (__pyx_t_2) {
+    __pyx_t_2 = (__pyx_v_c <= 70);
+  }
+
+  __pyx_t_1 = __pyx_t_2;
+
+  __pyx_L3_bool_binop_done:;
+  {
+    __pyx_r = __pyx_t_1;
+  }
+  goto __pyx_L0;
+
+  /* "gametree_cli/formats/scan_skip.py":60
+ * 
+ * 
+ * @cython.cfunc             # <<<<<<<<<<<<<<
+ * @cython.inline
+ * @cython.exceptval(check=False)
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+  return __pyx_r;
+}
+
+/* "gametree_cli/formats/scan_skip.py":90
+ *     keys: cython.longlong[::1]
+ * 
+ *     def __init__(self, text: str) -> None:             # <<<<<<<<<<<<<<
+ *         self.text, self.length, self.lenient, self.escaped = text, len(text), False, False
+ *         self.window, self.low, self.high, self.narrow = b"", 0, 0, False
+*/
+
+/* Python wrapper */
+static int __pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_1__init__(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL_TPNEW
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+static int __pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_1__init__(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL_TPNEW
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  PyObject *__pyx_v_text = 0;
+  #if !CYTHON_VECTORCALL_TPNEW
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[1] = {0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  int __pyx_r;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("__init__ (wrapper)", 0);
+  #if !CYTHON_VECTORCALL_TPNEW
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return -1;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL_TPNEW(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_text,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL_TPNEW(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 90, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 90, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__init__", 0) < (0)) __PYX_ERR(0, 90, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__init__", 1, 1, 1, i); __PYX_ERR(0, 90, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 1)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 90, __pyx_L3_error)
+    }
+    __pyx_v_text = ((PyObject*)values[0]);
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("__init__", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 90, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.Skipper.__init__", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return -1;
+  __pyx_L4_argument_unpacking_done:;
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_text), (&PyUnicode_Type), 0, "text", 2))) __PYX_ERR(0, 90, __pyx_L1_error)
+  __pyx_r = __pyx_pf_12gametree_cli_7formats_9scan_skip_7Skipper___init__(((struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *)__pyx_v_self), __pyx_v_text);
+
+  /* function exit code */
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __pyx_r = -1;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  goto __pyx_L7_cleaned_up;
+  __pyx_L0:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __pyx_L7_cleaned_up:;
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+static PyObject *__pyx_gb_12gametree_cli_7formats_9scan_skip_7Skipper_8__init___2generator(__pyx_CoroutineObject *__pyx_generator, CYTHON_UNUSED PyThreadState *__pyx_tstate, PyObject *__pyx_sent_value); /* proto */
+
+/* "gametree_cli/formats/scan_skip.py":94
+ *         self.window, self.low, self.high, self.narrow = b"", 0, 0, False
+ *         # memoryviews: uncompiled, their items are Python ints, as compiled
+ *         self.opened, self.base, self.keys = (memoryview(np.zeros(size, np.int64)) for size in (16, 16, 64))             # <<<<<<<<<<<<<<
+ * 
+ *     @cython.cfunc
+*/
+
+static PyObject *__pyx_pf_12gametree_cli_7formats_9scan_skip_7Skipper_8__init___genexpr(CYTHON_UNUSED PyObject *__pyx_self) {
+  struct __pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr *__pyx_cur_scope;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("genexpr", 0);
+  __pyx_cur_scope = (struct __pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr *)__pyx_tp_new_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr(__pyx_mstate_global->__pyx_ptype_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr, __pyx_mstate_global->__pyx_empty_tuple, NULL);
+  if (unlikely(!__pyx_cur_scope)) {
+    __pyx_cur_scope = ((struct __pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr *)Py_None);
+    __Pyx_INCREF(Py_None);
+    __PYX_ERR(0, 94, __pyx_L1_error)
+  } else {
+    __Pyx_GOTREF((PyObject *)__pyx_cur_scope);
+  }
+  {
+    __pyx_CoroutineObject *gen = __Pyx_Generator_New((__pyx_coroutine_body_t) __pyx_gb_12gametree_cli_7formats_9scan_skip_7Skipper_8__init___2generator, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0]), (PyObject *) __pyx_cur_scope, __pyx_mstate_global->__pyx_n_u_genexpr, __pyx_mstate_global->__pyx_n_u_init___locals_genexpr, __pyx_mstate_global->__pyx_n_u_gametree_cli_formats_scan_skip); if (unlikely(!gen)) __PYX_ERR(0, 94, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_cur_scope);
+    __Pyx_RefNannyFinishContext();
+    return (PyObject *) gen;
+  }
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.Skipper.__init__.genexpr", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __Pyx_DECREF((PyObject *)__pyx_cur_scope);
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_gb_12gametree_cli_7formats_9scan_skip_7Skipper_8__init___2generator(__pyx_CoroutineObject *__pyx_generator, CYTHON_UNUSED PyThreadState *__pyx_tstate, PyObject *__pyx_sent_value) /* generator body */
+{
+  struct __pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr *__pyx_cur_scope = ((struct __pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr *)__pyx_generator->closure);
+  PyObject *__pyx_r = NULL;
+  PyObject *__pyx_t_1 = NULL;
+  Py_ssize_t __pyx_t_2;
+  PyObject *__pyx_t_3 = NULL;
+  long __pyx_t_4;
+  PyObject *__pyx_t_5 = NULL;
+  PyObject *__pyx_t_6 = NULL;
+  PyObject *__pyx_t_7 = NULL;
+  PyObject *__pyx_t_8 = NULL;
+  PyObject *__pyx_t_9 = NULL;
+  size_t __pyx_t_10;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("genexpr", 0);
+  switch (__pyx_generator->resume_label) {
+    case 0: goto __pyx_L3_first_run;
+    case 1: goto __pyx_L6_resume_from_yield;
+    default: /* CPython raises the right error here */
+    __Pyx_RefNannyFinishContext();
+    return NULL;
+  }
+  __pyx_L3_first_run:;
+  if (unlikely(__pyx_sent_value != Py_None)) {
+    if (unlikely(__pyx_sent_value)) PyErr_SetString(PyExc_TypeError, "can't send non-None value to a just-started generator");
+    __PYX_ERR(0, 94, __pyx_L1_error)
+  }
+  __pyx_t_1 = __pyx_mstate_global->__pyx_tuple[2]; __Pyx_INCREF(__pyx_t_1);
   __pyx_t_2 = 0;
-  __pyx_t_2 = PyNumber_Add(__pyx_v_buffers, __pyx_t_3); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 150, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_2);
-  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_3 = __Pyx_PyObject_Call(((PyObject *)__pyx_mstate_global->__pyx_ptype_12gametree_cli_10algorithms_6search_Visits), __pyx_t_2, NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 150, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_3);
-  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-  __pyx_v_out = ((struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *)__pyx_t_3);
-  __pyx_t_3 = 0;
+  for (;;) {
+    if (__pyx_t_2 >= 3) break;
+    #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+    __pyx_t_3 = __Pyx_NewRef(PyTuple_GET_ITEM(__pyx_t_1, __pyx_t_2));
+    #else
+    __pyx_t_3 = __Pyx_PySequence_ITEM(__pyx_t_1, __pyx_t_2);
+    #endif
+    ++__pyx_t_2;
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 94, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_3);
+    if (__Pyx_PyInt_FromNumber(&__pyx_t_3, NULL, 1) < (0)) __PYX_ERR(0, 94, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyLong_As_long(__pyx_t_3); if (unlikely((__pyx_t_4 == (long)-1) && PyErr_Occurred())) __PYX_ERR(0, 94, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+    __pyx_cur_scope->__pyx_v_size = __pyx_t_4;
+    __pyx_t_5 = NULL;
+    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 94, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_6);
+    __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 94, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_7);
+    __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+    __pyx_t_6 = __Pyx_PyLong_From_long(__pyx_cur_scope->__pyx_v_size); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 94, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_6);
+    __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 94, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_8);
+    __pyx_t_9 = __Pyx_PyObject_GetAttrStr(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 94, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_9);
+    __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
+    __pyx_t_10 = 1;
+    #if CYTHON_UNPACK_METHODS
+    if (unlikely(PyMethod_Check(__pyx_t_7))) {
+      __pyx_t_5 = PyMethod_GET_SELF(__pyx_t_7);
+      assert(__pyx_t_5);
+      PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_7);
+      __Pyx_INCREF(__pyx_t_5);
+      __Pyx_INCREF(__pyx__function);
+      __Pyx_DECREF_SET(__pyx_t_7, __pyx__function);
+      __pyx_t_10 = 0;
+    }
+    #endif
+    {
+      PyObject *__pyx_callargs[3] = {__pyx_t_5, __pyx_t_6, __pyx_t_9};
+      __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_7, __pyx_callargs+__pyx_t_10, (3-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
+      __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+      __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
+      __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 94, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_3);
+    }
+    __pyx_t_7 = PyMemoryView_FromObject(__pyx_t_3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 94, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_7);
+    __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+    __pyx_r = __pyx_t_7;
+    __pyx_t_7 = 0;
+    __Pyx_XGIVEREF(__pyx_t_1);
+    __pyx_cur_scope->__pyx_t_0 = __pyx_t_1;
 
-  /* "gametree_cli/algorithms/search.py":151
- *     n = len(kind)
- *     out: Visits = Visits(*buffers, prune)
- *     frames: list = []             # <<<<<<<<<<<<<<
- *     f: Frame
- *     top, node, depth, alpha, beta, leaves = -1, 0, 0, n, n + 1, 0  # the sources n, n + 1 are -inf, inf
-*/
-  __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 151, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_3);
-  __pyx_v_frames = ((PyObject*)__pyx_t_3);
-  __pyx_t_3 = 0;
+    __pyx_cur_scope->__pyx_t_1 = __pyx_t_2;
+    __Pyx_XGIVEREF(__pyx_r);
+    __Pyx_RefNannyFinishContext();
+    __Pyx_Coroutine_ResetAndClearException(__pyx_generator);
+    /* return from generator, yielding value */
+    __pyx_generator->resume_label = 1;
+    return __pyx_r;
+    __pyx_L6_resume_from_yield:;
+    __pyx_t_1 = __pyx_cur_scope->__pyx_t_0;
+    __pyx_cur_scope->__pyx_t_0 = 0;
+    __Pyx_XGOTREF(__pyx_t_1);
+    __pyx_t_2 = __pyx_cur_scope->__pyx_t_1;
+    if (unlikely(!__pyx_sent_value)) __PYX_ERR(0, 94, __pyx_L1_error)
+  }
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  CYTHON_MAYBE_UNUSED_VAR(__pyx_cur_scope);
 
-  /* "gametree_cli/algorithms/search.py":153
- *     frames: list = []
- *     f: Frame
- *     top, node, depth, alpha, beta, leaves = -1, 0, 0, n, n + 1, 0  # the sources n, n + 1 are -inf, inf             # <<<<<<<<<<<<<<
- *     while True:
- *         # enter `node`, searched with the window (alpha, beta)
+  /* function exit code */
+  __pyx_r = Py_None; __Pyx_INCREF(Py_None);
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_XDECREF(__pyx_t_6);
+  __Pyx_XDECREF(__pyx_t_7);
+  __Pyx_XDECREF(__pyx_t_8);
+  __Pyx_XDECREF(__pyx_t_9);
+  if (__Pyx_PyErr_Occurred()) {
+    __Pyx_Generator_Replace_StopIteration(0);
+    __Pyx_AddTraceback("genexpr", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  }
+  __pyx_L0:;
+  __Pyx_XGIVEREF(__pyx_r);
+  #if !CYTHON_USE_EXC_INFO_STACK
+  __Pyx_Coroutine_ResetAndClearException(__pyx_generator);
+  #endif
+  __pyx_generator->resume_label = -1;
+  __Pyx_Coroutine_clear((PyObject*)__pyx_generator);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "gametree_cli/formats/scan_skip.py":90
+ *     keys: cython.longlong[::1]
+ * 
+ *     def __init__(self, text: str) -> None:             # <<<<<<<<<<<<<<
+ *         self.text, self.length, self.lenient, self.escaped = text, len(text), False, False
+ *         self.window, self.low, self.high, self.narrow = b"", 0, 0, False
 */
-  __pyx_t_1 = -1L;
+
+static int __pyx_pf_12gametree_cli_7formats_9scan_skip_7Skipper___init__(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, PyObject *__pyx_v_text) {
+  PyObject *__pyx_gb_12gametree_cli_7formats_9scan_skip_7Skipper_8__init___2generator = 0;
+  int __pyx_r;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  Py_ssize_t __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+  __Pyx_memviewslice __pyx_t_5 = { 0, 0, { 0 }, { 0 }, { 0 } };
+  Py_ssize_t __pyx_t_6;
+  PyObject *__pyx_t_7 = NULL;
+  PyObject *__pyx_t_8 = NULL;
+  PyObject *__pyx_t_9 = NULL;
+  PyObject *__pyx_t_10 = NULL;
+  PyObject *(*__pyx_t_11)(PyObject *);
+  __Pyx_memviewslice __pyx_t_12 = { 0, 0, { 0 }, { 0 }, { 0 } };
+  __Pyx_memviewslice __pyx_t_13 = { 0, 0, { 0 }, { 0 }, { 0 } };
+  __Pyx_memviewslice __pyx_t_14 = { 0, 0, { 0 }, { 0 }, { 0 } };
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("__init__", 0);
+
+  /* "gametree_cli/formats/scan_skip.py":91
+ * 
+ *     def __init__(self, text: str) -> None:
+ *         self.text, self.length, self.lenient, self.escaped = text, len(text), False, False             # <<<<<<<<<<<<<<
+ *         self.window, self.low, self.high, self.narrow = b"", 0, 0, False
+ *         # memoryviews: uncompiled, their items are Python ints, as compiled
+*/
+  __pyx_t_1 = __pyx_v_text;
+  __Pyx_INCREF(__pyx_t_1);
+  __pyx_t_2 = __Pyx_PyUnicode_GET_LENGTH(__pyx_v_text); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 91, __pyx_L1_error)
+  __pyx_t_3 = 0;
 
   __pyx_t_4 = 0;
 
+  __Pyx_GIVEREF(__pyx_t_1);
+  __Pyx_GOTREF(__pyx_v_self->text);
+  __Pyx_DECREF_SET(__pyx_v_self->text, ((PyObject*)__pyx_t_1));
+  __pyx_t_1 = 0;
+  __pyx_v_self->length = __pyx_t_2;
+  __pyx_v_self->lenient = __pyx_t_3;
+  __pyx_v_self->escaped = __pyx_t_4;
+
+  /* "gametree_cli/formats/scan_skip.py":92
+ *     def __init__(self, text: str) -> None:
+ *         self.text, self.length, self.lenient, self.escaped = text, len(text), False, False
+ *         self.window, self.low, self.high, self.narrow = b"", 0, 0, False             # <<<<<<<<<<<<<<
+ *         # memoryviews: uncompiled, their items are Python ints, as compiled
+ *         self.opened, self.base, self.keys = (memoryview(np.zeros(size, np.int64)) for size in (16, 16, 64))
+*/
+  __pyx_t_5 = __Pyx_PyObject_to_MemoryviewSlice_dc_unsigned_char__const__(__pyx_mstate_global->__pyx_kp_b__5, 0); if (unlikely(!__pyx_t_5.memview)) __PYX_ERR(0, 92, __pyx_L1_error)
+  __pyx_t_2 = 0;
+
+  __pyx_t_6 = 0;
+
+  __pyx_t_4 = 0;
+
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->window, 0);
+  __pyx_v_self->window = __pyx_t_5;
+  __pyx_t_5.memview = NULL;
+  __pyx_t_5.data = NULL;
+  __pyx_v_self->low = __pyx_t_2;
+  __pyx_v_self->high = __pyx_t_6;
+  __pyx_v_self->narrow = __pyx_t_4;
+
+  /* "gametree_cli/formats/scan_skip.py":94
+ *         self.window, self.low, self.high, self.narrow = b"", 0, 0, False
+ *         # memoryviews: uncompiled, their items are Python ints, as compiled
+ *         self.opened, self.base, self.keys = (memoryview(np.zeros(size, np.int64)) for size in (16, 16, 64))             # <<<<<<<<<<<<<<
+ * 
+ *     @cython.cfunc
+*/
+  __pyx_t_1 = __pyx_pf_12gametree_cli_7formats_9scan_skip_7Skipper_8__init___genexpr(NULL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 94, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  if ((likely(PyTuple_CheckExact(__pyx_t_1))) || (PyList_CheckExact(__pyx_t_1))) {
+    PyObject* sequence = __pyx_t_1;
+    Py_ssize_t size = __Pyx_PySequence_SIZE(sequence);
+    if (unlikely(size != 3)) {
+      if (size > 3) __Pyx_RaiseTooManyValuesError(3);
+      else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
+      __PYX_ERR(0, 94, __pyx_L1_error)
+    }
+    #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+    if (likely(PyTuple_CheckExact(sequence))) {
+      __pyx_t_7 = PyTuple_GET_ITEM(sequence, 0);
+      __Pyx_INCREF(__pyx_t_7);
+      __pyx_t_8 = PyTuple_GET_ITEM(sequence, 1);
+      __Pyx_INCREF(__pyx_t_8);
+      __pyx_t_9 = PyTuple_GET_ITEM(sequence, 2);
+      __Pyx_INCREF(__pyx_t_9);
+    } else {
+      __pyx_t_7 = __Pyx_PyList_GET_ITEM_REF(sequence, 0, __Pyx_ReferenceSharing_SharedReference);
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 94, __pyx_L1_error)
+      __Pyx_XGOTREF(__pyx_t_7);
+      __pyx_t_8 = __Pyx_PyList_GET_ITEM_REF(sequence, 1, __Pyx_ReferenceSharing_SharedReference);
+      if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 94, __pyx_L1_error)
+      __Pyx_XGOTREF(__pyx_t_8);
+      __pyx_t_9 = __Pyx_PyList_GET_ITEM_REF(sequence, 2, __Pyx_ReferenceSharing_SharedReference);
+      if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 94, __pyx_L1_error)
+      __Pyx_XGOTREF(__pyx_t_9);
+    }
+    #else
+    __pyx_t_7 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 94, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_7);
+    __pyx_t_8 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 94, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_8);
+    __pyx_t_9 = __Pyx_PySequence_ITEM(sequence, 2); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 94, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_9);
+    #endif
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  } else {
+    Py_ssize_t index = -1;
+    __pyx_t_10 = PyObject_GetIter(__pyx_t_1); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 94, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_10);
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+    __pyx_t_11 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_10);
+    index = 0; __pyx_t_7 = __pyx_t_11(__pyx_t_10); if (unlikely(!__pyx_t_7)) goto __pyx_L3_unpacking_failed;
+    __Pyx_GOTREF(__pyx_t_7);
+    index = 1; __pyx_t_8 = __pyx_t_11(__pyx_t_10); if (unlikely(!__pyx_t_8)) goto __pyx_L3_unpacking_failed;
+    __Pyx_GOTREF(__pyx_t_8);
+    index = 2; __pyx_t_9 = __pyx_t_11(__pyx_t_10); if (unlikely(!__pyx_t_9)) goto __pyx_L3_unpacking_failed;
+    __Pyx_GOTREF(__pyx_t_9);
+    if (__Pyx_IternextUnpackEndCheck(__pyx_t_11(__pyx_t_10), 3) < (0)) __PYX_ERR(0, 94, __pyx_L1_error)
+    __pyx_t_11 = NULL;
+    __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
+    goto __pyx_L4_unpacking_done;
+    __pyx_L3_unpacking_failed:;
+    __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
+    __pyx_t_11 = NULL;
+    if (__Pyx_IterFinish() == 0) __Pyx_RaiseNeedMoreValuesError(index);
+    __PYX_ERR(0, 94, __pyx_L1_error)
+    __pyx_L4_unpacking_done:;
+  }
+  __pyx_t_12 = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(__pyx_t_7, PyBUF_WRITABLE); if (unlikely(!__pyx_t_12.memview)) __PYX_ERR(0, 94, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+  __pyx_t_13 = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(__pyx_t_8, PyBUF_WRITABLE); if (unlikely(!__pyx_t_13.memview)) __PYX_ERR(0, 94, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
+  __pyx_t_14 = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(__pyx_t_9, PyBUF_WRITABLE); if (unlikely(!__pyx_t_14.memview)) __PYX_ERR(0, 94, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->opened, 0);
+  __pyx_v_self->opened = __pyx_t_12;
+  __pyx_t_12.memview = NULL;
+  __pyx_t_12.data = NULL;
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->base, 0);
+  __pyx_v_self->base = __pyx_t_13;
+  __pyx_t_13.memview = NULL;
+  __pyx_t_13.data = NULL;
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->keys, 0);
+  __pyx_v_self->keys = __pyx_t_14;
+  __pyx_t_14.memview = NULL;
+  __pyx_t_14.data = NULL;
+
+  /* "gametree_cli/formats/scan_skip.py":90
+ *     keys: cython.longlong[::1]
+ * 
+ *     def __init__(self, text: str) -> None:             # <<<<<<<<<<<<<<
+ *         self.text, self.length, self.lenient, self.escaped = text, len(text), False, False
+ *         self.window, self.low, self.high, self.narrow = b"", 0, 0, False
+*/
+
+  /* function exit code */
+  __pyx_r = 0;
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_t_5, 1);
+  __Pyx_XDECREF(__pyx_t_7);
+  __Pyx_XDECREF(__pyx_t_8);
+  __Pyx_XDECREF(__pyx_t_9);
+  __Pyx_XDECREF(__pyx_t_10);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_t_12, 1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_t_13, 1);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_t_14, 1);
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.Skipper.__init__", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = -1;
+  __pyx_L0:;
+  __Pyx_XDECREF(__pyx_gb_12gametree_cli_7formats_9scan_skip_7Skipper_8__init___2generator);
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "gametree_cli/formats/scan_skip.py":96
+ *         self.opened, self.base, self.keys = (memoryview(np.zeros(size, np.int64)) for size in (16, 16, 64))
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     @cython.inline
+ *     @cython.exceptval(check=False)
+*/
+
+static CYTHON_INLINE Py_UCS4 __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_i) {
+  Py_UCS4 __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  Py_ssize_t __pyx_t_3;
+
+  /* "gametree_cli/formats/scan_skip.py":101
+ *     def at(self, i: cython.Py_ssize_t) -> cython.Py_UCS4:
+ *         """The character at i: the one place that reads the text (small, so that it is inlined)."""
+ *         if self.low <= i < self.high and self.narrow:             # <<<<<<<<<<<<<<
+ *             return self.window[i - self.low]
+ *         return self.at_moved(i)
+*/
+  __pyx_t_2 = (__pyx_v_self->low <= __pyx_v_i);
+  if (__pyx_t_2) {
+    __pyx_t_2 = (__pyx_v_i < __pyx_v_self->high);
+  }
+  if (__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L4_bool_binop_done;
+  }
+
+  __pyx_t_1 = __pyx_v_self->narrow;
+  __pyx_L4_bool_binop_done:;
+  if (__pyx_t_1) {
+
+
+    /* "gametree_cli/formats/scan_skip.py":102
+ *         """The character at i: the one place that reads the text (small, so that it is inlined)."""
+ *         if self.low <= i < self.high and self.narrow:
+ *             return self.window[i - self.low]             # <<<<<<<<<<<<<<
+ *         return self.at_moved(i)
+ * 
+*/
+    __pyx_t_3 = (__pyx_v_i - __pyx_v_self->low);
+    {
+
+      __pyx_r = (*((unsigned char const  *) ( /* dim=0 */ ((char *) (((unsigned char const  *) __pyx_v_self->window.data) + __pyx_t_3)) )));
+    }
+    goto __pyx_L0;
+
+    /* "gametree_cli/formats/scan_skip.py":101
+ *     def at(self, i: cython.Py_ssize_t) -> cython.Py_UCS4:
+ *         """The character at i: the one place that reads the text (small, so that it is inlined)."""
+ *         if self.low <= i < self.high and self.narrow:             # <<<<<<<<<<<<<<
+ *             return self.window[i - self.low]
+ *         return self.at_moved(i)
+*/
+  }
+
+  /* "gametree_cli/formats/scan_skip.py":103
+ *         if self.low <= i < self.high and self.narrow:
+ *             return self.window[i - self.low]
+ *         return self.at_moved(i)             # <<<<<<<<<<<<<<
+ * 
+ *     @cython.cfunc
+*/
+  {
+
+    __pyx_r = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at_moved(__pyx_v_self, __pyx_v_i);
+  }
+  goto __pyx_L0;
+
+  /* "gametree_cli/formats/scan_skip.py":96
+ *         self.opened, self.base, self.keys = (memoryview(np.zeros(size, np.int64)) for size in (16, 16, 64))
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     @cython.inline
+ *     @cython.exceptval(check=False)
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+  return __pyx_r;
+}
+
+/* "gametree_cli/formats/scan_skip.py":105
+ *         return self.at_moved(i)
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     @cython.exceptval(check=False)
+ *     def at_moved(self, i: cython.Py_ssize_t) -> cython.Py_UCS4:
+*/
+
+static Py_UCS4 __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at_moved(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_i) {
+  Py_UCS4 __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  Py_ssize_t __pyx_t_3;
+  Py_UCS4 __pyx_t_4;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+
+  /* "gametree_cli/formats/scan_skip.py":109
+ *     def at_moved(self, i: cython.Py_ssize_t) -> cython.Py_UCS4:
+ *         """The character at i, outside the window or in a wide one."""
+ *         if i < self.low or i >= self.high:             # <<<<<<<<<<<<<<
+ *             self.move(i)
+ *         if self.narrow:
+*/
+  __pyx_t_2 = (__pyx_v_i < __pyx_v_self->low);
+
+  if (!__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L4_bool_binop_done;
+  }
+  __pyx_t_2 = (__pyx_v_i >= __pyx_v_self->high);
+
+
+  __pyx_t_1 = __pyx_t_2;
+
+  __pyx_L4_bool_binop_done:;
+  if (__pyx_t_1) {
+
+
+    /* "gametree_cli/formats/scan_skip.py":110
+ *         """The character at i, outside the window or in a wide one."""
+ *         if i < self.low or i >= self.high:
+ *             self.move(i)             # <<<<<<<<<<<<<<
+ *         if self.narrow:
+ *             return self.window[i - self.low]
+*/
+    __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_move(__pyx_v_self, __pyx_v_i);
+
+    /* "gametree_cli/formats/scan_skip.py":109
+ *     def at_moved(self, i: cython.Py_ssize_t) -> cython.Py_UCS4:
+ *         """The character at i, outside the window or in a wide one."""
+ *         if i < self.low or i >= self.high:             # <<<<<<<<<<<<<<
+ *             self.move(i)
+ *         if self.narrow:
+*/
+  }
+
+  /* "gametree_cli/formats/scan_skip.py":111
+ *         if i < self.low or i >= self.high:
+ *             self.move(i)
+ *         if self.narrow:             # <<<<<<<<<<<<<<
+ *             return self.window[i - self.low]
+ *         return self.text[i]
+*/
+  if (__pyx_v_self->narrow) {
+
+    /* "gametree_cli/formats/scan_skip.py":112
+ *             self.move(i)
+ *         if self.narrow:
+ *             return self.window[i - self.low]             # <<<<<<<<<<<<<<
+ *         return self.text[i]
+ * 
+*/
+    __pyx_t_3 = (__pyx_v_i - __pyx_v_self->low);
+    {
+
+      __pyx_r = (*((unsigned char const  *) ( /* dim=0 */ ((char *) (((unsigned char const  *) __pyx_v_self->window.data) + __pyx_t_3)) )));
+    }
+    goto __pyx_L0;
+
+    /* "gametree_cli/formats/scan_skip.py":111
+ *         if i < self.low or i >= self.high:
+ *             self.move(i)
+ *         if self.narrow:             # <<<<<<<<<<<<<<
+ *             return self.window[i - self.low]
+ *         return self.text[i]
+*/
+  }
+
+  /* "gametree_cli/formats/scan_skip.py":113
+ *         if self.narrow:
+ *             return self.window[i - self.low]
+ *         return self.text[i]             # <<<<<<<<<<<<<<
+ * 
+ *     @cython.cfunc
+*/
+  __pyx_t_4 = __Pyx_GetItemInt_Unicode(__pyx_v_self->text, __pyx_v_i, Py_ssize_t, 1, PyLong_FromSsize_t, 0, 0, 1, __Pyx_ReferenceSharing_SharedReference); if (unlikely(__pyx_t_4 == (Py_UCS4)-1)) __PYX_ERR(0, 113, __pyx_L1_error)
+  {
+    __pyx_r = __pyx_t_4;
+  }
+  goto __pyx_L0;
+
+  /* "gametree_cli/formats/scan_skip.py":105
+ *         return self.at_moved(i)
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     @cython.exceptval(check=False)
+ *     def at_moved(self, i: cython.Py_ssize_t) -> cython.Py_UCS4:
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_WriteUnraisable("gametree_cli.formats.scan_skip.Skipper.at_moved", __pyx_clineno, __pyx_lineno, __pyx_filename, 1, 0);
+  __pyx_r = 0;
+  __pyx_L0:;
+
+  return __pyx_r;
+}
+
+/* "gametree_cli/formats/scan_skip.py":115
+ *         return self.text[i]
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     @cython.exceptval(check=False)
+ *     def move(self, i: cython.Py_ssize_t) -> cython.void:
+*/
+
+static void __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_move(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_i) {
+  __Pyx_RefNannyDeclarations
+  Py_ssize_t __pyx_t_1;
+  Py_ssize_t __pyx_t_2;
+  Py_ssize_t __pyx_t_3;
+  Py_ssize_t __pyx_t_4;
+  int __pyx_t_5;
+  PyObject *__pyx_t_6 = NULL;
+  PyObject *__pyx_t_7 = NULL;
+  PyObject *__pyx_t_8 = NULL;
+  PyObject *__pyx_t_9 = NULL;
+  PyObject *__pyx_t_10 = NULL;
+  __Pyx_memviewslice __pyx_t_11 = { 0, 0, { 0 }, { 0 }, { 0 } };
+  int __pyx_t_12;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("move", 0);
+
+  /* "gametree_cli/formats/scan_skip.py":120
+ *         """Move the window to start at i (uncompiled, the str is read: its items are characters).
+ *         It raises nothing: without memory for a window, the str is read."""
+ *         self.low, self.high, self.narrow = i, min(i + _WINDOW, self.length), False             # <<<<<<<<<<<<<<
+ *         try:
+ *             self.window = self.text[self.low : self.high].encode("latin-1")
+*/
+  __pyx_t_1 = __pyx_v_i;
+
+
+  __pyx_t_2 = __pyx_v_self->length;
+
+  __pyx_t_3 = (__pyx_v_i + __pyx_v_12gametree_cli_7formats_9scan_skip__WINDOW);
+  __pyx_t_5 = (__pyx_t_2 < __pyx_t_3);
+
+  if (__pyx_t_5) {
+
+    __pyx_t_4 = __pyx_t_2;
+  } else {
+
+    __pyx_t_4 = __pyx_t_3;
+  }
+
+  __pyx_t_2 = __pyx_t_4;
+
+
   __pyx_t_5 = 0;
 
-  __pyx_t_6 = __pyx_v_n;
+  __pyx_v_self->low = __pyx_t_1;
+  __pyx_v_self->high = __pyx_t_2;
+  __pyx_v_self->narrow = __pyx_t_5;
 
-  __pyx_t_7 = (__pyx_v_n + 1);
+  /* "gametree_cli/formats/scan_skip.py":121
+ *         It raises nothing: without memory for a window, the str is read."""
+ *         self.low, self.high, self.narrow = i, min(i + _WINDOW, self.length), False
+ *         try:             # <<<<<<<<<<<<<<
+ *             self.window = self.text[self.low : self.high].encode("latin-1")
+ *             self.narrow = cython.compiled
+*/
+  {
+    __Pyx_PyThreadState_declare
+    __Pyx_PyThreadState_assign
+    __Pyx_ExceptionSave(&__pyx_t_6, &__pyx_t_7, &__pyx_t_8);
+    __Pyx_XGOTREF(__pyx_t_6);
+    __Pyx_XGOTREF(__pyx_t_7);
+    __Pyx_XGOTREF(__pyx_t_8);
+    /*try:*/ {
 
-  __pyx_t_8 = 0;
+      /* "gametree_cli/formats/scan_skip.py":122
+ *         self.low, self.high, self.narrow = i, min(i + _WINDOW, self.length), False
+ *         try:
+ *             self.window = self.text[self.low : self.high].encode("latin-1")             # <<<<<<<<<<<<<<
+ *             self.narrow = cython.compiled
+ *         except (UnicodeEncodeError, MemoryError):
+*/
+      if (unlikely(__pyx_v_self->text == Py_None)) {
+        PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+        __PYX_ERR(0, 122, __pyx_L3_error)
+      }
+      __pyx_t_9 = __Pyx_PyUnicode_Substring(__pyx_v_self->text, __pyx_v_self->low, __pyx_v_self->high); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 122, __pyx_L3_error)
+      __Pyx_GOTREF(__pyx_t_9);
+      __pyx_t_10 = PyUnicode_AsLatin1String(((PyObject*)__pyx_t_9)); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 122, __pyx_L3_error)
+      __Pyx_GOTREF(__pyx_t_10);
+      __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
+      __pyx_t_11 = __Pyx_PyObject_to_MemoryviewSlice_dc_unsigned_char__const__(__pyx_t_10, 0); if (unlikely(!__pyx_t_11.memview)) __PYX_ERR(0, 122, __pyx_L3_error)
+      __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
+      __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->window, 0);
+      __pyx_v_self->window = __pyx_t_11;
+      __pyx_t_11.memview = NULL;
+      __pyx_t_11.data = NULL;
 
-  __pyx_v_top = __pyx_t_1;
-  __pyx_v_node = __pyx_t_4;
-  __pyx_v_depth = __pyx_t_5;
-  __pyx_v_alpha = __pyx_t_6;
-  __pyx_v_beta = __pyx_t_7;
-  __pyx_v_leaves = __pyx_t_8;
+      /* "gametree_cli/formats/scan_skip.py":123
+ *         try:
+ *             self.window = self.text[self.low : self.high].encode("latin-1")
+ *             self.narrow = cython.compiled             # <<<<<<<<<<<<<<
+ *         except (UnicodeEncodeError, MemoryError):
+ *             pass
+*/
+      __pyx_v_self->narrow = 1;
 
-  /* "gametree_cli/algorithms/search.py":154
- *     f: Frame
- *     top, node, depth, alpha, beta, leaves = -1, 0, 0, n, n + 1, 0  # the sources n, n + 1 are -inf, inf
- *     while True:             # <<<<<<<<<<<<<<
- *         # enter `node`, searched with the window (alpha, beta)
- *         slot = out.enter(node)
+      /* "gametree_cli/formats/scan_skip.py":121
+ *         It raises nothing: without memory for a window, the str is read."""
+ *         self.low, self.high, self.narrow = i, min(i + _WINDOW, self.length), False
+ *         try:             # <<<<<<<<<<<<<<
+ *             self.window = self.text[self.low : self.high].encode("latin-1")
+ *             self.narrow = cython.compiled
+*/
+    }
+    __Pyx_XDECREF(__pyx_t_6); __pyx_t_6 = 0;
+    __Pyx_XDECREF(__pyx_t_7); __pyx_t_7 = 0;
+    __Pyx_XDECREF(__pyx_t_8); __pyx_t_8 = 0;
+    goto __pyx_L8_try_end;
+    __pyx_L3_error:;
+    __Pyx_XDECREF(__pyx_t_10); __pyx_t_10 = 0;
+    __PYX_XCLEAR_MEMVIEW(&__pyx_t_11, 1);; __pyx_t_11.memview = NULL; __pyx_t_11.data = NULL;
+    __Pyx_XDECREF(__pyx_t_9); __pyx_t_9 = 0;
+
+    /* "gametree_cli/formats/scan_skip.py":124
+ *             self.window = self.text[self.low : self.high].encode("latin-1")
+ *             self.narrow = cython.compiled
+ *         except (UnicodeEncodeError, MemoryError):             # <<<<<<<<<<<<<<
+ *             pass
+ * 
+*/
+    __pyx_t_12 = __Pyx_PyErr_ExceptionMatches2(((PyObject *)(((PyTypeObject*)PyExc_UnicodeEncodeError))), ((PyObject *)(((PyTypeObject*)PyExc_MemoryError))));
+    if (__pyx_t_12) {
+      __Pyx_ErrRestore(0,0,0);
+      goto __pyx_L4_exception_handled;
+    }
+    goto __pyx_L5_except_error;
+
+    /* "gametree_cli/formats/scan_skip.py":121
+ *         It raises nothing: without memory for a window, the str is read."""
+ *         self.low, self.high, self.narrow = i, min(i + _WINDOW, self.length), False
+ *         try:             # <<<<<<<<<<<<<<
+ *             self.window = self.text[self.low : self.high].encode("latin-1")
+ *             self.narrow = cython.compiled
+*/
+    __pyx_L5_except_error:;
+    __Pyx_XGIVEREF(__pyx_t_6);
+    __Pyx_XGIVEREF(__pyx_t_7);
+    __Pyx_XGIVEREF(__pyx_t_8);
+    __Pyx_ExceptionReset(__pyx_t_6, __pyx_t_7, __pyx_t_8);
+    goto __pyx_L1_error;
+    __pyx_L4_exception_handled:;
+    __Pyx_XGIVEREF(__pyx_t_6);
+    __Pyx_XGIVEREF(__pyx_t_7);
+    __Pyx_XGIVEREF(__pyx_t_8);
+    __Pyx_ExceptionReset(__pyx_t_6, __pyx_t_7, __pyx_t_8);
+    __pyx_L8_try_end:;
+  }
+
+  /* "gametree_cli/formats/scan_skip.py":115
+ *         return self.text[i]
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     @cython.exceptval(check=False)
+ *     def move(self, i: cython.Py_ssize_t) -> cython.void:
+*/
+
+  /* function exit code */
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_9);
+  __Pyx_XDECREF(__pyx_t_10);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_t_11, 1);
+  __Pyx_WriteUnraisable("gametree_cli.formats.scan_skip.Skipper.move", __pyx_clineno, __pyx_lineno, __pyx_filename, 1, 0);
+  __pyx_L0:;
+
+  __Pyx_RefNannyFinishContext();
+}
+
+/* "gametree_cli/formats/scan_skip.py":127
+ *             pass
+ * 
+ *     def skip(self, index: int, check: bool = True) -> int:             # <<<<<<<<<<<<<<
+ *         """:func:`skip` in this text."""
+ *         self.lenient = not check
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_3skip(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_12gametree_cli_7formats_9scan_skip_7Skipper_2skip, ":func:`skip` in this text.");
+static PyMethodDef __pyx_mdef_12gametree_cli_7formats_9scan_skip_7Skipper_3skip = {"skip", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_3skip, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_12gametree_cli_7formats_9scan_skip_7Skipper_2skip};
+static PyObject *__pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_3skip(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  PyObject *__pyx_v_index = 0;
+  int __pyx_v_check;
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[2] = {0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("skip (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_index,&__pyx_mstate_global->__pyx_n_u_check,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 127, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 127, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 127, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "skip", 0) < (0)) __PYX_ERR(0, 127, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("skip", 0, 1, 2, i); __PYX_ERR(0, 127, __pyx_L3_error) }
+      }
+    } else {
+      switch (__pyx_nargs) {
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 127, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 127, __pyx_L3_error)
+        break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+    }
+    if (__Pyx_PyInt_FromNumber(&values[0], "index", 0) < (0)) __PYX_ERR(0, 127, __pyx_L3_error)
+    __pyx_v_index = ((PyObject*)values[0]);
+    if (values[1]) {
+      __pyx_v_check = __Pyx_PyObject_IsTrue(values[1]); if (unlikely((__pyx_v_check == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 127, __pyx_L3_error)
+    } else {
+      __pyx_v_check = ((int)1);
+    }
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("skip", 0, 1, 2, __pyx_nargs); __PYX_ERR(0, 127, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.Skipper.skip", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_index), (&PyLong_Type), 0, "index", 2))) __PYX_ERR(0, 127, __pyx_L1_error)
+  __pyx_r = __pyx_pf_12gametree_cli_7formats_9scan_skip_7Skipper_2skip(((struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *)__pyx_v_self), __pyx_v_index, __pyx_v_check);
+
+  /* function exit code */
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __pyx_r = NULL;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  goto __pyx_L7_cleaned_up;
+  __pyx_L0:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __pyx_L7_cleaned_up:;
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_12gametree_cli_7formats_9scan_skip_7Skipper_2skip(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, PyObject *__pyx_v_index, int __pyx_v_check) {
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  Py_ssize_t __pyx_t_1;
+  Py_ssize_t __pyx_t_2;
+  PyObject *__pyx_t_3 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("skip", 0);
+
+  /* "gametree_cli/formats/scan_skip.py":129
+ *     def skip(self, index: int, check: bool = True) -> int:
+ *         """:func:`skip` in this text."""
+ *         self.lenient = not check             # <<<<<<<<<<<<<<
+ *         return self.value_end(index)
+ * 
+*/
+  __pyx_v_self->lenient = (!__pyx_v_check);
+
+  /* "gametree_cli/formats/scan_skip.py":130
+ *         """:func:`skip` in this text."""
+ *         self.lenient = not check
+ *         return self.value_end(index)             # <<<<<<<<<<<<<<
+ * 
+ *     def skip_items(self, index: int, limit: int) -> tuple[int, int, bool]:
+*/
+  __pyx_t_1 = __Pyx_PyIndex_AsSsize_t(__pyx_v_index); if (unlikely((__pyx_t_1 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 130, __pyx_L1_error)
+  __pyx_t_2 = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_value_end(__pyx_v_self, __pyx_t_1); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 130, __pyx_L1_error)
+
+  __pyx_t_3 = PyLong_FromSsize_t(__pyx_t_2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 130, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+
+  if (__Pyx_PyInt_FromNumber(&__pyx_t_3, NULL, 0) < (0)) __PYX_ERR(0, 130, __pyx_L1_error)
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = ((PyObject*)__pyx_t_3);
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_3 = 0;
+  goto __pyx_L0;
+
+  /* "gametree_cli/formats/scan_skip.py":127
+ *             pass
+ * 
+ *     def skip(self, index: int, check: bool = True) -> int:             # <<<<<<<<<<<<<<
+ *         """:func:`skip` in this text."""
+ *         self.lenient = not check
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.Skipper.skip", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "gametree_cli/formats/scan_skip.py":132
+ *         return self.value_end(index)
+ * 
+ *     def skip_items(self, index: int, limit: int) -> tuple[int, int, bool]:             # <<<<<<<<<<<<<<
+ *         """:func:`skip_items` in this text."""
+ *         self.lenient = False
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_5skip_items(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+PyDoc_STRVAR(__pyx_doc_12gametree_cli_7formats_9scan_skip_7Skipper_4skip_items, ":func:`skip_items` in this text.");
+static PyMethodDef __pyx_mdef_12gametree_cli_7formats_9scan_skip_7Skipper_5skip_items = {"skip_items", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_5skip_items, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_12gametree_cli_7formats_9scan_skip_7Skipper_4skip_items};
+static PyObject *__pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_5skip_items(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
+  PyObject *__pyx_v_index = 0;
+  PyObject *__pyx_v_limit = 0;
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject* values[2] = {0,0};
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("skip_items (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  {
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_index,&__pyx_mstate_global->__pyx_n_u_limit,0};
+    const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 132, __pyx_L3_error)
+    if (__pyx_kwds_len > 0) {
+      switch (__pyx_nargs) {
+        case  2:
+        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 132, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  1:
+        values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 132, __pyx_L3_error)
+        CYTHON_FALLTHROUGH;
+        case  0: break;
+        default: goto __pyx_L5_argtuple_error;
+      }
+      const Py_ssize_t kwd_pos_args = __pyx_nargs;
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "skip_items", 0) < (0)) __PYX_ERR(0, 132, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("skip_items", 1, 2, 2, i); __PYX_ERR(0, 132, __pyx_L3_error) }
+      }
+    } else if (unlikely(__pyx_nargs != 2)) {
+      goto __pyx_L5_argtuple_error;
+    } else {
+      values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 132, __pyx_L3_error)
+      values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 132, __pyx_L3_error)
+    }
+    if (__Pyx_PyInt_FromNumber(&values[0], "index", 0) < (0)) __PYX_ERR(0, 132, __pyx_L3_error)
+    __pyx_v_index = ((PyObject*)values[0]);
+    if (__Pyx_PyInt_FromNumber(&values[1], "limit", 0) < (0)) __PYX_ERR(0, 132, __pyx_L3_error)
+    __pyx_v_limit = ((PyObject*)values[1]);
+  }
+  goto __pyx_L6_skip;
+  __pyx_L5_argtuple_error:;
+  __Pyx_RaiseArgtupleInvalid("skip_items", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 132, __pyx_L3_error)
+  __pyx_L6_skip:;
+  goto __pyx_L4_argument_unpacking_done;
+  __pyx_L3_error:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.Skipper.skip_items", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_RefNannyFinishContext();
+  return NULL;
+  __pyx_L4_argument_unpacking_done:;
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_index), (&PyLong_Type), 0, "index", 2))) __PYX_ERR(0, 132, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_limit), (&PyLong_Type), 0, "limit", 2))) __PYX_ERR(0, 132, __pyx_L1_error)
+  __pyx_r = __pyx_pf_12gametree_cli_7formats_9scan_skip_7Skipper_4skip_items(((struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *)__pyx_v_self), __pyx_v_index, __pyx_v_limit);
+
+  /* function exit code */
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __pyx_r = NULL;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  goto __pyx_L7_cleaned_up;
+  __pyx_L0:;
+  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
+    Py_XDECREF(values[__pyx_temp]);
+  }
+  __pyx_L7_cleaned_up:;
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_12gametree_cli_7formats_9scan_skip_7Skipper_4skip_items(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, PyObject *__pyx_v_index, PyObject *__pyx_v_limit) {
+  Py_ssize_t __pyx_v_count;
+  Py_ssize_t __pyx_v_end;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  int __pyx_t_1;
+  int __pyx_t_2;
+  PyObject *__pyx_t_3 = NULL;
+  Py_ssize_t __pyx_t_4;
+  Py_ssize_t __pyx_t_5;
+  PyObject *__pyx_t_6 = NULL;
+  PyObject *__pyx_t_7 = NULL;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("skip_items", 0);
+  __Pyx_INCREF(__pyx_v_index);
+
+  /* "gametree_cli/formats/scan_skip.py":134
+ *     def skip_items(self, index: int, limit: int) -> tuple[int, int, bool]:
+ *         """:func:`skip_items` in this text."""
+ *         self.lenient = False             # <<<<<<<<<<<<<<
+ *         count: cython.Py_ssize_t = 0
+ *         end: cython.Py_ssize_t
+*/
+  __pyx_v_self->lenient = 0;
+
+  /* "gametree_cli/formats/scan_skip.py":135
+ *         """:func:`skip_items` in this text."""
+ *         self.lenient = False
+ *         count: cython.Py_ssize_t = 0             # <<<<<<<<<<<<<<
+ *         end: cython.Py_ssize_t
+ *         while limit < 0 or count < limit:
+*/
+  __pyx_v_count = 0;
+
+  /* "gametree_cli/formats/scan_skip.py":137
+ *         count: cython.Py_ssize_t = 0
+ *         end: cython.Py_ssize_t
+ *         while limit < 0 or count < limit:             # <<<<<<<<<<<<<<
+ *             end = self.value_end(index)
+ *             if end < 0:
 */
   while (1) {
-
-    /* "gametree_cli/algorithms/search.py":156
- *     while True:
- *         # enter `node`, searched with the window (alpha, beta)
- *         slot = out.enter(node)             # <<<<<<<<<<<<<<
- *         if count[node] > 0 and depth != depth_limit:
- *             top += 1
-*/
-    __pyx_t_8 = ((struct __pyx_vtabstruct_12gametree_cli_10algorithms_6search_Visits *)__pyx_v_out->__pyx_vtab)->enter(__pyx_v_out, __pyx_v_node); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 156, __pyx_L1_error)
-    __pyx_v_slot = __pyx_t_8;
-
-    /* "gametree_cli/algorithms/search.py":157
- *         # enter `node`, searched with the window (alpha, beta)
- *         slot = out.enter(node)
- *         if count[node] > 0 and depth != depth_limit:             # <<<<<<<<<<<<<<
- *             top += 1
- *             if top == len(frames):
-*/
-    __pyx_t_8 = __pyx_v_node;
-    __pyx_t_10 = ((*((PY_LONG_LONG const  *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG const  *) __pyx_v_count.data) + __pyx_t_8)) ))) > 0);
-
-    if (__pyx_t_10) {
+    __pyx_t_2 = __Pyx_PyObject_CompareBoolLt_int_int(__pyx_v_limit, __pyx_mstate_global->__pyx_int_0, Py_LT); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 137, __pyx_L1_error)
+    if (!__pyx_t_2) {
 
     } else {
 
-      __pyx_t_9 = __pyx_t_10;
+      __pyx_t_1 = __pyx_t_2;
 
-      goto __pyx_L6_bool_binop_done;
+      goto __pyx_L5_bool_binop_done;
     }
-    __pyx_t_10 = (__pyx_v_depth != __pyx_v_depth_limit);
+    __pyx_t_3 = PyLong_FromSsize_t(__pyx_v_count); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 137, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_3);
+    __pyx_t_2 = __Pyx_PyObject_CompareBoolLt_int_int(__pyx_t_3, __pyx_v_limit, Py_LT); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 137, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
+    __pyx_t_1 = __pyx_t_2;
 
-    __pyx_t_9 = __pyx_t_10;
+    __pyx_L5_bool_binop_done:;
 
-    __pyx_L6_bool_binop_done:;
-    if (__pyx_t_9) {
+    if (!__pyx_t_1) break;
 
-
-      /* "gametree_cli/algorithms/search.py":158
- *         slot = out.enter(node)
- *         if count[node] > 0 and depth != depth_limit:
- *             top += 1             # <<<<<<<<<<<<<<
- *             if top == len(frames):
- *                 frames.append(Frame())
+    /* "gametree_cli/formats/scan_skip.py":138
+ *         end: cython.Py_ssize_t
+ *         while limit < 0 or count < limit:
+ *             end = self.value_end(index)             # <<<<<<<<<<<<<<
+ *             if end < 0:
+ *                 return -1, index, False
 */
-      __pyx_v_top = (__pyx_v_top + 1);
+    __pyx_t_4 = __Pyx_PyIndex_AsSsize_t(__pyx_v_index); if (unlikely((__pyx_t_4 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 138, __pyx_L1_error)
+    __pyx_t_5 = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_value_end(__pyx_v_self, __pyx_t_4); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 138, __pyx_L1_error)
 
-      /* "gametree_cli/algorithms/search.py":159
- *         if count[node] > 0 and depth != depth_limit:
- *             top += 1
- *             if top == len(frames):             # <<<<<<<<<<<<<<
- *                 frames.append(Frame())
- *             f = frames[top]
+    __pyx_v_end = __pyx_t_5;
+
+    /* "gametree_cli/formats/scan_skip.py":139
+ *         while limit < 0 or count < limit:
+ *             end = self.value_end(index)
+ *             if end < 0:             # <<<<<<<<<<<<<<
+ *                 return -1, index, False
+ *             count += 1
 */
-      __pyx_t_1 = __Pyx_PyList_GET_SIZE(__pyx_v_frames); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 159, __pyx_L1_error)
-      __pyx_t_9 = (__pyx_v_top == __pyx_t_1);
+    __pyx_t_1 = (__pyx_v_end < 0);
+
+    if (__pyx_t_1) {
 
 
-      if (__pyx_t_9) {
-
-
-        /* "gametree_cli/algorithms/search.py":160
- *             top += 1
- *             if top == len(frames):
- *                 frames.append(Frame())             # <<<<<<<<<<<<<<
- *             f = frames[top]
- *             f.node, f.slot, f.depth, f.position = node, slot, depth, 1
+      /* "gametree_cli/formats/scan_skip.py":140
+ *             end = self.value_end(index)
+ *             if end < 0:
+ *                 return -1, index, False             # <<<<<<<<<<<<<<
+ *             count += 1
+ *             end = self.space(end)
 */
-        __pyx_t_2 = NULL;
-        __pyx_t_11 = 1;
-        {
-          PyObject *__pyx_callargs[2] = {__pyx_t_2, NULL};
-          __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_mstate_global->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame, __pyx_callargs+__pyx_t_11, (1-__pyx_t_11) | (__pyx_t_11*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
-          __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
-          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 160, __pyx_L1_error)
-          __Pyx_GOTREF((PyObject *)__pyx_t_3);
-        }
-        __pyx_t_12 = __Pyx_PyList_Append(__pyx_v_frames, ((PyObject *)__pyx_t_3)); if (unlikely(__pyx_t_12 == ((int)-1))) __PYX_ERR(0, 160, __pyx_L1_error)
-        __Pyx_DECREF((PyObject *)__pyx_t_3); __pyx_t_3 = 0;
-
-
-        /* "gametree_cli/algorithms/search.py":159
- *         if count[node] > 0 and depth != depth_limit:
- *             top += 1
- *             if top == len(frames):             # <<<<<<<<<<<<<<
- *                 frames.append(Frame())
- *             f = frames[top]
-*/
-      }
-
-      /* "gametree_cli/algorithms/search.py":161
- *             if top == len(frames):
- *                 frames.append(Frame())
- *             f = frames[top]             # <<<<<<<<<<<<<<
- *             f.node, f.slot, f.depth, f.position = node, slot, depth, 1
- *             if kind[node] == _MAX:
-*/
-      __pyx_t_3 = __Pyx_PyList_GET_ITEM(__pyx_v_frames, __pyx_v_top);
-      __Pyx_INCREF(__pyx_t_3);
-      if (!(likely(((__pyx_t_3) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_3, __pyx_mstate_global->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame))))) __PYX_ERR(0, 161, __pyx_L1_error)
-      __Pyx_XDECREF_SET(__pyx_v_f, ((struct __pyx_obj_12gametree_cli_10algorithms_6search_Frame *)__pyx_t_3));
-      __pyx_t_3 = 0;
-
-      /* "gametree_cli/algorithms/search.py":162
- *                 frames.append(Frame())
- *             f = frames[top]
- *             f.node, f.slot, f.depth, f.position = node, slot, depth, 1             # <<<<<<<<<<<<<<
- *             if kind[node] == _MAX:
- *                 f.sign, f.own, f.rival, f.v = 1, alpha, beta, n
-*/
-      __pyx_t_8 = __pyx_v_node;
-
-      __pyx_t_7 = __pyx_v_slot;
-
-      __pyx_t_6 = __pyx_v_depth;
-
-      __pyx_t_5 = 1;
-
-      __pyx_v_f->node = __pyx_t_8;
-      __pyx_v_f->slot = __pyx_t_7;
-      __pyx_v_f->depth = __pyx_t_6;
-      __pyx_v_f->position = __pyx_t_5;
-
-      /* "gametree_cli/algorithms/search.py":163
- *             f = frames[top]
- *             f.node, f.slot, f.depth, f.position = node, slot, depth, 1
- *             if kind[node] == _MAX:             # <<<<<<<<<<<<<<
- *                 f.sign, f.own, f.rival, f.v = 1, alpha, beta, n
- *             else:
-*/
-      __pyx_t_5 = __pyx_v_node;
-      __pyx_t_9 = ((*((unsigned char const  *) ( /* dim=0 */ ((char *) (((unsigned char const  *) __pyx_v_kind.data) + __pyx_t_5)) ))) == __pyx_v_12gametree_cli_10algorithms_6search__MAX);
-
-      if (__pyx_t_9) {
-
-
-        /* "gametree_cli/algorithms/search.py":164
- *             f.node, f.slot, f.depth, f.position = node, slot, depth, 1
- *             if kind[node] == _MAX:
- *                 f.sign, f.own, f.rival, f.v = 1, alpha, beta, n             # <<<<<<<<<<<<<<
- *             else:
- *                 f.sign, f.own, f.rival, f.v = -1, beta, alpha, n + 1
-*/
-        __pyx_t_5 = 1;
-
-        __pyx_t_6 = __pyx_v_alpha;
-
-        __pyx_t_7 = __pyx_v_beta;
-
-        __pyx_t_8 = __pyx_v_n;
-
-        __pyx_v_f->sign = __pyx_t_5;
-        __pyx_v_f->own = __pyx_t_6;
-        __pyx_v_f->rival = __pyx_t_7;
-        __pyx_v_f->v = __pyx_t_8;
-
-        /* "gametree_cli/algorithms/search.py":163
- *             f = frames[top]
- *             f.node, f.slot, f.depth, f.position = node, slot, depth, 1
- *             if kind[node] == _MAX:             # <<<<<<<<<<<<<<
- *                 f.sign, f.own, f.rival, f.v = 1, alpha, beta, n
- *             else:
-*/
-        goto __pyx_L9;
-      }
-
-      /* "gametree_cli/algorithms/search.py":166
- *                 f.sign, f.own, f.rival, f.v = 1, alpha, beta, n
- *             else:
- *                 f.sign, f.own, f.rival, f.v = -1, beta, alpha, n + 1             # <<<<<<<<<<<<<<
- *             f.entry = f.own
- *             if report is not None:
-*/
-      /*else*/ {
-        __pyx_t_8 = -1LL;
-
-        __pyx_t_7 = __pyx_v_beta;
-
-        __pyx_t_6 = __pyx_v_alpha;
-
-        __pyx_t_5 = (__pyx_v_n + 1);
-
-        __pyx_v_f->sign = __pyx_t_8;
-        __pyx_v_f->own = __pyx_t_7;
-        __pyx_v_f->rival = __pyx_t_6;
-        __pyx_v_f->v = __pyx_t_5;
-      }
-      __pyx_L9:;
-
-      /* "gametree_cli/algorithms/search.py":167
- *             else:
- *                 f.sign, f.own, f.rival, f.v = -1, beta, alpha, n + 1
- *             f.entry = f.own             # <<<<<<<<<<<<<<
- *             if report is not None:
- *                 report.call(node, depth, alpha, beta)
-*/
-      __pyx_t_5 = __pyx_v_f->own;
-
-      __pyx_v_f->entry = __pyx_t_5;
-
-      /* "gametree_cli/algorithms/search.py":168
- *                 f.sign, f.own, f.rival, f.v = -1, beta, alpha, n + 1
- *             f.entry = f.own
- *             if report is not None:             # <<<<<<<<<<<<<<
- *                 report.call(node, depth, alpha, beta)
- *             node = first[node] + (child_order[node][0] if child_order is not None else 0)
-*/
-      __pyx_t_9 = (__pyx_v_report != Py_None);
-      if (__pyx_t_9) {
-
-
-        /* "gametree_cli/algorithms/search.py":169
- *             f.entry = f.own
- *             if report is not None:
- *                 report.call(node, depth, alpha, beta)             # <<<<<<<<<<<<<<
- *             node = first[node] + (child_order[node][0] if child_order is not None else 0)
- *             depth += 1
-*/
-        __pyx_t_2 = __pyx_v_report;
-        __Pyx_INCREF(__pyx_t_2);
-        __pyx_t_13 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_node); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 169, __pyx_L1_error)
-        __Pyx_GOTREF(__pyx_t_13);
-        __pyx_t_14 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_depth); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 169, __pyx_L1_error)
-        __Pyx_GOTREF(__pyx_t_14);
-        __pyx_t_15 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_alpha); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 169, __pyx_L1_error)
-        __Pyx_GOTREF(__pyx_t_15);
-        __pyx_t_16 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_beta); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 169, __pyx_L1_error)
-        __Pyx_GOTREF(__pyx_t_16);
-        __pyx_t_11 = 0;
-        {
-          PyObject *__pyx_callargs[5] = {__pyx_t_2, __pyx_t_13, __pyx_t_14, __pyx_t_15, __pyx_t_16};
-          __pyx_t_3 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_call, __pyx_callargs+__pyx_t_11, (5-__pyx_t_11) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
-          __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
-          __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-          __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
-          __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
-          __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
-          if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 169, __pyx_L1_error)
-          __Pyx_GOTREF(__pyx_t_3);
-        }
-        __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-
-        /* "gametree_cli/algorithms/search.py":168
- *                 f.sign, f.own, f.rival, f.v = -1, beta, alpha, n + 1
- *             f.entry = f.own
- *             if report is not None:             # <<<<<<<<<<<<<<
- *                 report.call(node, depth, alpha, beta)
- *             node = first[node] + (child_order[node][0] if child_order is not None else 0)
-*/
-      }
-
-      /* "gametree_cli/algorithms/search.py":170
- *             if report is not None:
- *                 report.call(node, depth, alpha, beta)
- *             node = first[node] + (child_order[node][0] if child_order is not None else 0)             # <<<<<<<<<<<<<<
- *             depth += 1
- *             continue
-*/
-      __pyx_t_5 = __pyx_v_node;
-      __pyx_t_3 = __Pyx_PyLong_From_PY_LONG_LONG((*((PY_LONG_LONG const  *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG const  *) __pyx_v_first.data) + __pyx_t_5)) )))); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 170, __pyx_L1_error)
+      __pyx_t_3 = PyTuple_New(3); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 140, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
-      __pyx_t_9 = (__pyx_v_child_order != Py_None);
-      if (__pyx_t_9) {
-        __pyx_t_15 = __Pyx_GetItemInt(__pyx_v_child_order, __pyx_v_node, PY_LONG_LONG, 1, __Pyx_PyLong_From_PY_LONG_LONG, 0, 0, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 170, __pyx_L1_error)
-        __Pyx_GOTREF(__pyx_t_15);
-        __pyx_t_14 = __Pyx_GetItemInt(__pyx_t_15, 0, long, 1, __Pyx_PyLong_From_long, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 170, __pyx_L1_error)
-        __Pyx_GOTREF(__pyx_t_14);
-        __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
-        __pyx_t_16 = __pyx_t_14;
-        __pyx_t_14 = 0;
-      } else {
-        __Pyx_INCREF(__pyx_mstate_global->__pyx_int_0);
-        __pyx_t_16 = __pyx_mstate_global->__pyx_int_0;
-      }
-
-      __pyx_t_14 = __Pyx_PyNumber_Add_int_object(__pyx_t_3, __pyx_t_16); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 170, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_14);
-      __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-      __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
-      __pyx_t_5 = __Pyx_PyLong_As_PY_LONG_LONG(__pyx_t_14); if (unlikely((__pyx_t_5 == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(0, 170, __pyx_L1_error)
-      __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
-      __pyx_v_node = __pyx_t_5;
-
-      /* "gametree_cli/algorithms/search.py":171
- *                 report.call(node, depth, alpha, beta)
- *             node = first[node] + (child_order[node][0] if child_order is not None else 0)
- *             depth += 1             # <<<<<<<<<<<<<<
- *             continue
- *         # a leaf, or a node at the depth limit: its value is its own
-*/
-      __pyx_v_depth = (__pyx_v_depth + 1);
-
-      /* "gametree_cli/algorithms/search.py":172
- *             node = first[node] + (child_order[node][0] if child_order is not None else 0)
- *             depth += 1
- *             continue             # <<<<<<<<<<<<<<
- *         # a leaf, or a node at the depth limit: its value is its own
- *         result = node
-*/
-      goto __pyx_L3_continue;
-
-      /* "gametree_cli/algorithms/search.py":157
- *         # enter `node`, searched with the window (alpha, beta)
- *         slot = out.enter(node)
- *         if count[node] > 0 and depth != depth_limit:             # <<<<<<<<<<<<<<
- *             top += 1
- *             if top == len(frames):
-*/
-    }
-
-    /* "gametree_cli/algorithms/search.py":174
- *             continue
- *         # a leaf, or a node at the depth limit: its value is its own
- *         result = node             # <<<<<<<<<<<<<<
- *         leaves += 1
- *         out.leave(slot, result, alpha, beta, _HORIZON if count[node] > 0 else 0)
-*/
-    __pyx_v_result = __pyx_v_node;
-
-    /* "gametree_cli/algorithms/search.py":175
- *         # a leaf, or a node at the depth limit: its value is its own
- *         result = node
- *         leaves += 1             # <<<<<<<<<<<<<<
- *         out.leave(slot, result, alpha, beta, _HORIZON if count[node] > 0 else 0)
- *         if report is not None:
-*/
-    __pyx_v_leaves = (__pyx_v_leaves + 1);
-
-    /* "gametree_cli/algorithms/search.py":176
- *         result = node
- *         leaves += 1
- *         out.leave(slot, result, alpha, beta, _HORIZON if count[node] > 0 else 0)             # <<<<<<<<<<<<<<
- *         if report is not None:
- *             report.leaf(node, depth, alpha, beta)
-*/
-    __pyx_t_5 = __pyx_v_node;
-    __pyx_t_9 = ((*((PY_LONG_LONG const  *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG const  *) __pyx_v_count.data) + __pyx_t_5)) ))) > 0);
-
-    if (__pyx_t_9) {
-
-      __pyx_t_17 = __pyx_v_12gametree_cli_10algorithms_6search__HORIZON;
-    } else {
-
-      __pyx_t_17 = 0;
-    }
-
-    ((struct __pyx_vtabstruct_12gametree_cli_10algorithms_6search_Visits *)__pyx_v_out->__pyx_vtab)->leave(__pyx_v_out, __pyx_v_slot, __pyx_v_result, __pyx_v_alpha, __pyx_v_beta, __pyx_t_17); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 176, __pyx_L1_error)
-
-
-    /* "gametree_cli/algorithms/search.py":177
- *         leaves += 1
- *         out.leave(slot, result, alpha, beta, _HORIZON if count[node] > 0 else 0)
- *         if report is not None:             # <<<<<<<<<<<<<<
- *             report.leaf(node, depth, alpha, beta)
- *         # hand `result` up until a node has a child left to enter
-*/
-    __pyx_t_9 = (__pyx_v_report != Py_None);
-    if (__pyx_t_9) {
-
-
-      /* "gametree_cli/algorithms/search.py":178
- *         out.leave(slot, result, alpha, beta, _HORIZON if count[node] > 0 else 0)
- *         if report is not None:
- *             report.leaf(node, depth, alpha, beta)             # <<<<<<<<<<<<<<
- *         # hand `result` up until a node has a child left to enter
- *         while top >= 0:
-*/
-      __pyx_t_16 = __pyx_v_report;
-      __Pyx_INCREF(__pyx_t_16);
-      __pyx_t_3 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_node); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 178, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_3);
-      __pyx_t_15 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_depth); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 178, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_15);
-      __pyx_t_13 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_alpha); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 178, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_13);
-      __pyx_t_2 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_beta); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 178, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_2);
-      __pyx_t_11 = 0;
-      {
-        PyObject *__pyx_callargs[5] = {__pyx_t_16, __pyx_t_3, __pyx_t_15, __pyx_t_13, __pyx_t_2};
-        __pyx_t_14 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_leaf, __pyx_callargs+__pyx_t_11, (5-__pyx_t_11) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
-        __Pyx_XDECREF(__pyx_t_16); __pyx_t_16 = 0;
-        __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-        __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
-        __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-        __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-        if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 178, __pyx_L1_error)
-        __Pyx_GOTREF(__pyx_t_14);
-      }
-      __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
-
-      /* "gametree_cli/algorithms/search.py":177
- *         leaves += 1
- *         out.leave(slot, result, alpha, beta, _HORIZON if count[node] > 0 else 0)
- *         if report is not None:             # <<<<<<<<<<<<<<
- *             report.leaf(node, depth, alpha, beta)
- *         # hand `result` up until a node has a child left to enter
-*/
-    }
-
-    /* "gametree_cli/algorithms/search.py":180
- *             report.leaf(node, depth, alpha, beta)
- *         # hand `result` up until a node has a child left to enter
- *         while top >= 0:             # <<<<<<<<<<<<<<
- *             f = frames[top]
- *             s = f.sign
-*/
-    while (1) {
-      __pyx_t_9 = (__pyx_v_top >= 0);
-
-
-      if (!__pyx_t_9) break;
-
-      /* "gametree_cli/algorithms/search.py":181
- *         # hand `result` up until a node has a child left to enter
- *         while top >= 0:
- *             f = frames[top]             # <<<<<<<<<<<<<<
- *             s = f.sign
- *             cut = False
-*/
-      __pyx_t_14 = __Pyx_PyList_GET_ITEM(__pyx_v_frames, __pyx_v_top);
-      __Pyx_INCREF(__pyx_t_14);
-      if (!(likely(((__pyx_t_14) == Py_None) || likely(__Pyx_TypeTest(__pyx_t_14, __pyx_mstate_global->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame))))) __PYX_ERR(0, 181, __pyx_L1_error)
-      __Pyx_XDECREF_SET(__pyx_v_f, ((struct __pyx_obj_12gametree_cli_10algorithms_6search_Frame *)__pyx_t_14));
-      __pyx_t_14 = 0;
-
-      /* "gametree_cli/algorithms/search.py":182
- *         while top >= 0:
- *             f = frames[top]
- *             s = f.sign             # <<<<<<<<<<<<<<
- *             cut = False
- *             if hard:  # own = max(own, result); prune when own >= rival (at a max node; min mirrored)
-*/
-      __pyx_t_5 = __pyx_v_f->sign;
-
-      __pyx_v_s = __pyx_t_5;
-
-      /* "gametree_cli/algorithms/search.py":183
- *             f = frames[top]
- *             s = f.sign
- *             cut = False             # <<<<<<<<<<<<<<
- *             if hard:  # own = max(own, result); prune when own >= rival (at a max node; min mirrored)
- *                 if s * key[result] > s * key[f.own]:
-*/
-      __pyx_v_cut = 0;
-
-      /* "gametree_cli/algorithms/search.py":184
- *             s = f.sign
- *             cut = False
- *             if hard:  # own = max(own, result); prune when own >= rival (at a max node; min mirrored)             # <<<<<<<<<<<<<<
- *                 if s * key[result] > s * key[f.own]:
- *                     f.own = result
-*/
-      if (__pyx_v_hard) {
-
-        /* "gametree_cli/algorithms/search.py":185
- *             cut = False
- *             if hard:  # own = max(own, result); prune when own >= rival (at a max node; min mirrored)
- *                 if s * key[result] > s * key[f.own]:             # <<<<<<<<<<<<<<
- *                     f.own = result
- *                 best = f.own
-*/
-        __pyx_t_5 = __pyx_v_result;
-        __pyx_t_6 = __pyx_v_f->own;
-        __pyx_t_9 = ((__pyx_v_s * (*((PY_LONG_LONG const  *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG const  *) __pyx_v_key.data) + __pyx_t_5)) )))) > (__pyx_v_s * (*((PY_LONG_LONG const  *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG const  *) __pyx_v_key.data) + __pyx_t_6)) )))));
-
-        if (__pyx_t_9) {
-
-
-          /* "gametree_cli/algorithms/search.py":186
- *             if hard:  # own = max(own, result); prune when own >= rival (at a max node; min mirrored)
- *                 if s * key[result] > s * key[f.own]:
- *                     f.own = result             # <<<<<<<<<<<<<<
- *                 best = f.own
- *             else:  # v = max(v, result); prune when v >= rival, else own = max(own, v)
-*/
-          __pyx_v_f->own = __pyx_v_result;
-
-          /* "gametree_cli/algorithms/search.py":185
- *             cut = False
- *             if hard:  # own = max(own, result); prune when own >= rival (at a max node; min mirrored)
- *                 if s * key[result] > s * key[f.own]:             # <<<<<<<<<<<<<<
- *                     f.own = result
- *                 best = f.own
-*/
-        }
-
-        /* "gametree_cli/algorithms/search.py":187
- *                 if s * key[result] > s * key[f.own]:
- *                     f.own = result
- *                 best = f.own             # <<<<<<<<<<<<<<
- *             else:  # v = max(v, result); prune when v >= rival, else own = max(own, v)
- *                 if s * key[result] > s * key[f.v]:
-*/
-        __pyx_t_6 = __pyx_v_f->own;
-
-        __pyx_v_best = __pyx_t_6;
-
-        /* "gametree_cli/algorithms/search.py":184
- *             s = f.sign
- *             cut = False
- *             if hard:  # own = max(own, result); prune when own >= rival (at a max node; min mirrored)             # <<<<<<<<<<<<<<
- *                 if s * key[result] > s * key[f.own]:
- *                     f.own = result
-*/
-        goto __pyx_L14;
-      }
-
-      /* "gametree_cli/algorithms/search.py":189
- *                 best = f.own
- *             else:  # v = max(v, result); prune when v >= rival, else own = max(own, v)
- *                 if s * key[result] > s * key[f.v]:             # <<<<<<<<<<<<<<
- *                     f.v = result
- *                 best = f.v
-*/
-      /*else*/ {
-        __pyx_t_6 = __pyx_v_result;
-        __pyx_t_5 = __pyx_v_f->v;
-        __pyx_t_9 = ((__pyx_v_s * (*((PY_LONG_LONG const  *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG const  *) __pyx_v_key.data) + __pyx_t_6)) )))) > (__pyx_v_s * (*((PY_LONG_LONG const  *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG const  *) __pyx_v_key.data) + __pyx_t_5)) )))));
-
-        if (__pyx_t_9) {
-
-
-          /* "gametree_cli/algorithms/search.py":190
- *             else:  # v = max(v, result); prune when v >= rival, else own = max(own, v)
- *                 if s * key[result] > s * key[f.v]:
- *                     f.v = result             # <<<<<<<<<<<<<<
- *                 best = f.v
- *             if prune:
-*/
-          __pyx_v_f->v = __pyx_v_result;
-
-          /* "gametree_cli/algorithms/search.py":189
- *                 best = f.own
- *             else:  # v = max(v, result); prune when v >= rival, else own = max(own, v)
- *                 if s * key[result] > s * key[f.v]:             # <<<<<<<<<<<<<<
- *                     f.v = result
- *                 best = f.v
-*/
-        }
-
-        /* "gametree_cli/algorithms/search.py":191
- *                 if s * key[result] > s * key[f.v]:
- *                     f.v = result
- *                 best = f.v             # <<<<<<<<<<<<<<
- *             if prune:
- *                 bar = s * key[f.rival]
-*/
-        __pyx_t_5 = __pyx_v_f->v;
-
-        __pyx_v_best = __pyx_t_5;
-      }
-      __pyx_L14:;
-
-      /* "gametree_cli/algorithms/search.py":192
- *                     f.v = result
- *                 best = f.v
- *             if prune:             # <<<<<<<<<<<<<<
- *                 bar = s * key[f.rival]
- *                 cut = s * key[best] > bar or (not strict and s * key[best] == bar)
-*/
-      if (__pyx_v_prune) {
-
-        /* "gametree_cli/algorithms/search.py":193
- *                 best = f.v
- *             if prune:
- *                 bar = s * key[f.rival]             # <<<<<<<<<<<<<<
- *                 cut = s * key[best] > bar or (not strict and s * key[best] == bar)
- *                 if not cut and not hard and s * key[best] > s * key[f.own]:
-*/
-        __pyx_t_5 = __pyx_v_f->rival;
-        __pyx_v_bar = (__pyx_v_s * (*((PY_LONG_LONG const  *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG const  *) __pyx_v_key.data) + __pyx_t_5)) ))));
-
-        /* "gametree_cli/algorithms/search.py":194
- *             if prune:
- *                 bar = s * key[f.rival]
- *                 cut = s * key[best] > bar or (not strict and s * key[best] == bar)             # <<<<<<<<<<<<<<
- *                 if not cut and not hard and s * key[best] > s * key[f.own]:
- *                     f.own = best
-*/
-        __pyx_t_5 = __pyx_v_best;
-        __pyx_t_10 = ((__pyx_v_s * (*((PY_LONG_LONG const  *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG const  *) __pyx_v_key.data) + __pyx_t_5)) )))) > __pyx_v_bar);
-
-        if (!__pyx_t_10) {
-
-        } else {
-
-          __pyx_t_9 = __pyx_t_10;
-
-          goto __pyx_L18_bool_binop_done;
-        }
-        __pyx_t_10 = (!__pyx_v_strict);
-
-        if (__pyx_t_10) {
-
-        } else {
-
-          __pyx_t_9 = __pyx_t_10;
-
-          goto __pyx_L18_bool_binop_done;
-        }
-        __pyx_t_5 = __pyx_v_best;
-        __pyx_t_10 = ((__pyx_v_s * (*((PY_LONG_LONG const  *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG const  *) __pyx_v_key.data) + __pyx_t_5)) )))) == __pyx_v_bar);
-
-
-        __pyx_t_9 = __pyx_t_10;
-
-        __pyx_L18_bool_binop_done:;
-        __pyx_v_cut = __pyx_t_9;
-
-        /* "gametree_cli/algorithms/search.py":195
- *                 bar = s * key[f.rival]
- *                 cut = s * key[best] > bar or (not strict and s * key[best] == bar)
- *                 if not cut and not hard and s * key[best] > s * key[f.own]:             # <<<<<<<<<<<<<<
- *                     f.own = best
- *             if s > 0:
-*/
-        __pyx_t_10 = (!__pyx_v_cut);
-
-        if (__pyx_t_10) {
-
-        } else {
-
-          __pyx_t_9 = __pyx_t_10;
-
-          goto __pyx_L22_bool_binop_done;
-        }
-        __pyx_t_10 = (!__pyx_v_hard);
-
-        if (__pyx_t_10) {
-
-        } else {
-
-          __pyx_t_9 = __pyx_t_10;
-
-          goto __pyx_L22_bool_binop_done;
-        }
-        __pyx_t_5 = __pyx_v_best;
-        __pyx_t_6 = __pyx_v_f->own;
-        __pyx_t_10 = ((__pyx_v_s * (*((PY_LONG_LONG const  *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG const  *) __pyx_v_key.data) + __pyx_t_5)) )))) > (__pyx_v_s * (*((PY_LONG_LONG const  *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG const  *) __pyx_v_key.data) + __pyx_t_6)) )))));
-
-
-        __pyx_t_9 = __pyx_t_10;
-
-        __pyx_L22_bool_binop_done:;
-        if (__pyx_t_9) {
-
-
-          /* "gametree_cli/algorithms/search.py":196
- *                 cut = s * key[best] > bar or (not strict and s * key[best] == bar)
- *                 if not cut and not hard and s * key[best] > s * key[f.own]:
- *                     f.own = best             # <<<<<<<<<<<<<<
- *             if s > 0:
- *                 alpha, beta = f.own, f.rival
-*/
-          __pyx_v_f->own = __pyx_v_best;
-
-          /* "gametree_cli/algorithms/search.py":195
- *                 bar = s * key[f.rival]
- *                 cut = s * key[best] > bar or (not strict and s * key[best] == bar)
- *                 if not cut and not hard and s * key[best] > s * key[f.own]:             # <<<<<<<<<<<<<<
- *                     f.own = best
- *             if s > 0:
-*/
-        }
-
-        /* "gametree_cli/algorithms/search.py":192
- *                     f.v = result
- *                 best = f.v
- *             if prune:             # <<<<<<<<<<<<<<
- *                 bar = s * key[f.rival]
- *                 cut = s * key[best] > bar or (not strict and s * key[best] == bar)
-*/
-      }
-
-      /* "gametree_cli/algorithms/search.py":197
- *                 if not cut and not hard and s * key[best] > s * key[f.own]:
- *                     f.own = best
- *             if s > 0:             # <<<<<<<<<<<<<<
- *                 alpha, beta = f.own, f.rival
- *             else:
-*/
-      __pyx_t_9 = (__pyx_v_s > 0);
-
-      if (__pyx_t_9) {
-
-
-        /* "gametree_cli/algorithms/search.py":198
- *                     f.own = best
- *             if s > 0:
- *                 alpha, beta = f.own, f.rival             # <<<<<<<<<<<<<<
- *             else:
- *                 alpha, beta = f.rival, f.own
-*/
-        __pyx_t_6 = __pyx_v_f->own;
-
-        __pyx_t_5 = __pyx_v_f->rival;
-
-        __pyx_v_alpha = __pyx_t_6;
-        __pyx_v_beta = __pyx_t_5;
-
-        /* "gametree_cli/algorithms/search.py":197
- *                 if not cut and not hard and s * key[best] > s * key[f.own]:
- *                     f.own = best
- *             if s > 0:             # <<<<<<<<<<<<<<
- *                 alpha, beta = f.own, f.rival
- *             else:
-*/
-        goto __pyx_L25;
-      }
-
-      /* "gametree_cli/algorithms/search.py":200
- *                 alpha, beta = f.own, f.rival
- *             else:
- *                 alpha, beta = f.rival, f.own             # <<<<<<<<<<<<<<
- *             if not cut and f.position < count[f.node]:  # enter the next child
- *                 node = first[f.node] + (child_order[f.node][f.position] if child_order is not None else f.position)
-*/
-      /*else*/ {
-        __pyx_t_5 = __pyx_v_f->rival;
-
-        __pyx_t_6 = __pyx_v_f->own;
-
-        __pyx_v_alpha = __pyx_t_5;
-        __pyx_v_beta = __pyx_t_6;
-      }
-      __pyx_L25:;
-
-      /* "gametree_cli/algorithms/search.py":201
- *             else:
- *                 alpha, beta = f.rival, f.own
- *             if not cut and f.position < count[f.node]:  # enter the next child             # <<<<<<<<<<<<<<
- *                 node = first[f.node] + (child_order[f.node][f.position] if child_order is not None else f.position)
- *                 f.position += 1
-*/
-      __pyx_t_10 = (!__pyx_v_cut);
-
-      if (__pyx_t_10) {
-
-      } else {
-
-        __pyx_t_9 = __pyx_t_10;
-
-        goto __pyx_L27_bool_binop_done;
-      }
-      __pyx_t_6 = __pyx_v_f->node;
-      __pyx_t_10 = (__pyx_v_f->position < (*((PY_LONG_LONG const  *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG const  *) __pyx_v_count.data) + __pyx_t_6)) ))));
-
-
-      __pyx_t_9 = __pyx_t_10;
-
-      __pyx_L27_bool_binop_done:;
-      if (__pyx_t_9) {
-
-
-        /* "gametree_cli/algorithms/search.py":202
- *                 alpha, beta = f.rival, f.own
- *             if not cut and f.position < count[f.node]:  # enter the next child
- *                 node = first[f.node] + (child_order[f.node][f.position] if child_order is not None else f.position)             # <<<<<<<<<<<<<<
- *                 f.position += 1
- *                 depth = f.depth + 1
-*/
-        __pyx_t_6 = __pyx_v_f->node;
-        __pyx_t_14 = __Pyx_PyLong_From_PY_LONG_LONG((*((PY_LONG_LONG const  *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG const  *) __pyx_v_first.data) + __pyx_t_6)) )))); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 202, __pyx_L1_error)
-        __Pyx_GOTREF(__pyx_t_14);
-        __pyx_t_9 = (__pyx_v_child_order != Py_None);
-        if (__pyx_t_9) {
-          __pyx_t_13 = __Pyx_GetItemInt(__pyx_v_child_order, __pyx_v_f->node, PY_LONG_LONG, 1, __Pyx_PyLong_From_PY_LONG_LONG, 0, 0, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 202, __pyx_L1_error)
-          __Pyx_GOTREF(__pyx_t_13);
-          __pyx_t_15 = __Pyx_GetItemInt(__pyx_t_13, __pyx_v_f->position, PY_LONG_LONG, 1, __Pyx_PyLong_From_PY_LONG_LONG, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 202, __pyx_L1_error)
-          __Pyx_GOTREF(__pyx_t_15);
-          __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-          __pyx_t_2 = __pyx_t_15;
-          __pyx_t_15 = 0;
-        } else {
-          __pyx_t_15 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_f->position); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 202, __pyx_L1_error)
-          __Pyx_GOTREF(__pyx_t_15);
-          __pyx_t_2 = __pyx_t_15;
-          __pyx_t_15 = 0;
-        }
-
-        __pyx_t_15 = __Pyx_PyNumber_Add_int_object(__pyx_t_14, __pyx_t_2); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 202, __pyx_L1_error)
-        __Pyx_GOTREF(__pyx_t_15);
-        __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
-        __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-        __pyx_t_6 = __Pyx_PyLong_As_PY_LONG_LONG(__pyx_t_15); if (unlikely((__pyx_t_6 == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(0, 202, __pyx_L1_error)
-        __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
-        __pyx_v_node = __pyx_t_6;
-
-        /* "gametree_cli/algorithms/search.py":203
- *             if not cut and f.position < count[f.node]:  # enter the next child
- *                 node = first[f.node] + (child_order[f.node][f.position] if child_order is not None else f.position)
- *                 f.position += 1             # <<<<<<<<<<<<<<
- *                 depth = f.depth + 1
- *                 break
-*/
-        __pyx_v_f->position = (__pyx_v_f->position + 1);
-
-        /* "gametree_cli/algorithms/search.py":204
- *                 node = first[f.node] + (child_order[f.node][f.position] if child_order is not None else f.position)
- *                 f.position += 1
- *                 depth = f.depth + 1             # <<<<<<<<<<<<<<
- *                 break
- *             # the node returns: fail-soft v; fail-hard the rival bound after a cut, else its own
-*/
-        __pyx_v_depth = (__pyx_v_f->depth + 1);
-
-        /* "gametree_cli/algorithms/search.py":205
- *                 f.position += 1
- *                 depth = f.depth + 1
- *                 break             # <<<<<<<<<<<<<<
- *             # the node returns: fail-soft v; fail-hard the rival bound after a cut, else its own
- *             result = (f.rival if cut else f.own) if hard else f.v
-*/
-        goto __pyx_L13_break;
-
-        /* "gametree_cli/algorithms/search.py":201
- *             else:
- *                 alpha, beta = f.rival, f.own
- *             if not cut and f.position < count[f.node]:  # enter the next child             # <<<<<<<<<<<<<<
- *                 node = first[f.node] + (child_order[f.node][f.position] if child_order is not None else f.position)
- *                 f.position += 1
-*/
-      }
-
-      /* "gametree_cli/algorithms/search.py":207
- *                 break
- *             # the node returns: fail-soft v; fail-hard the rival bound after a cut, else its own
- *             result = (f.rival if cut else f.own) if hard else f.v             # <<<<<<<<<<<<<<
- *             bits = _CUT if cut else 0
- *             if prune:  # outside the window it was entered with, a value is a bound
-*/
-      if (__pyx_v_hard) {
-        if (__pyx_v_cut) {
-
-          __pyx_t_5 = __pyx_v_f->rival;
-        } else {
-
-          __pyx_t_5 = __pyx_v_f->own;
-        }
-        __pyx_t_6 = __pyx_t_5;
-      } else {
-
-        __pyx_t_6 = __pyx_v_f->v;
-      }
-      __pyx_v_result = __pyx_t_6;
-
-      /* "gametree_cli/algorithms/search.py":208
- *             # the node returns: fail-soft v; fail-hard the rival bound after a cut, else its own
- *             result = (f.rival if cut else f.own) if hard else f.v
- *             bits = _CUT if cut else 0             # <<<<<<<<<<<<<<
- *             if prune:  # outside the window it was entered with, a value is a bound
- *                 if s * key[result] <= s * key[f.entry]:
-*/
-      if (__pyx_v_cut) {
-
-        __pyx_t_17 = __pyx_v_12gametree_cli_10algorithms_6search__CUT;
-      } else {
-
-        __pyx_t_17 = 0;
-      }
-      __pyx_v_bits = __pyx_t_17;
-
-      /* "gametree_cli/algorithms/search.py":209
- *             result = (f.rival if cut else f.own) if hard else f.v
- *             bits = _CUT if cut else 0
- *             if prune:  # outside the window it was entered with, a value is a bound             # <<<<<<<<<<<<<<
- *                 if s * key[result] <= s * key[f.entry]:
- *                     bits |= _UPPER if s > 0 else _LOWER
-*/
-      if (__pyx_v_prune) {
-
-        /* "gametree_cli/algorithms/search.py":210
- *             bits = _CUT if cut else 0
- *             if prune:  # outside the window it was entered with, a value is a bound
- *                 if s * key[result] <= s * key[f.entry]:             # <<<<<<<<<<<<<<
- *                     bits |= _UPPER if s > 0 else _LOWER
- *                 if s * key[result] >= s * key[f.rival]:
-*/
-        __pyx_t_6 = __pyx_v_result;
-        __pyx_t_5 = __pyx_v_f->entry;
-        __pyx_t_9 = ((__pyx_v_s * (*((PY_LONG_LONG const  *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG const  *) __pyx_v_key.data) + __pyx_t_6)) )))) <= (__pyx_v_s * (*((PY_LONG_LONG const  *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG const  *) __pyx_v_key.data) + __pyx_t_5)) )))));
-
-        if (__pyx_t_9) {
-
-
-          /* "gametree_cli/algorithms/search.py":211
- *             if prune:  # outside the window it was entered with, a value is a bound
- *                 if s * key[result] <= s * key[f.entry]:
- *                     bits |= _UPPER if s > 0 else _LOWER             # <<<<<<<<<<<<<<
- *                 if s * key[result] >= s * key[f.rival]:
- *                     bits |= _LOWER if s > 0 else _UPPER
-*/
-          __pyx_t_9 = (__pyx_v_s > 0);
-
-          if (__pyx_t_9) {
-
-            __pyx_t_17 = __pyx_v_12gametree_cli_10algorithms_6search__UPPER;
-          } else {
-
-            __pyx_t_17 = __pyx_v_12gametree_cli_10algorithms_6search__LOWER;
-          }
-
-          __pyx_v_bits = (__pyx_v_bits | __pyx_t_17);
-
-
-          /* "gametree_cli/algorithms/search.py":210
- *             bits = _CUT if cut else 0
- *             if prune:  # outside the window it was entered with, a value is a bound
- *                 if s * key[result] <= s * key[f.entry]:             # <<<<<<<<<<<<<<
- *                     bits |= _UPPER if s > 0 else _LOWER
- *                 if s * key[result] >= s * key[f.rival]:
-*/
-        }
-
-        /* "gametree_cli/algorithms/search.py":212
- *                 if s * key[result] <= s * key[f.entry]:
- *                     bits |= _UPPER if s > 0 else _LOWER
- *                 if s * key[result] >= s * key[f.rival]:             # <<<<<<<<<<<<<<
- *                     bits |= _LOWER if s > 0 else _UPPER
- *             out.leave(f.slot, result, alpha, beta, bits)
-*/
-        __pyx_t_5 = __pyx_v_result;
-        __pyx_t_6 = __pyx_v_f->rival;
-        __pyx_t_9 = ((__pyx_v_s * (*((PY_LONG_LONG const  *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG const  *) __pyx_v_key.data) + __pyx_t_5)) )))) >= (__pyx_v_s * (*((PY_LONG_LONG const  *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG const  *) __pyx_v_key.data) + __pyx_t_6)) )))));
-
-        if (__pyx_t_9) {
-
-
-          /* "gametree_cli/algorithms/search.py":213
- *                     bits |= _UPPER if s > 0 else _LOWER
- *                 if s * key[result] >= s * key[f.rival]:
- *                     bits |= _LOWER if s > 0 else _UPPER             # <<<<<<<<<<<<<<
- *             out.leave(f.slot, result, alpha, beta, bits)
- *             if cut:
-*/
-          __pyx_t_9 = (__pyx_v_s > 0);
-
-          if (__pyx_t_9) {
-
-            __pyx_t_17 = __pyx_v_12gametree_cli_10algorithms_6search__LOWER;
-          } else {
-
-            __pyx_t_17 = __pyx_v_12gametree_cli_10algorithms_6search__UPPER;
-          }
-
-          __pyx_v_bits = (__pyx_v_bits | __pyx_t_17);
-
-
-          /* "gametree_cli/algorithms/search.py":212
- *                 if s * key[result] <= s * key[f.entry]:
- *                     bits |= _UPPER if s > 0 else _LOWER
- *                 if s * key[result] >= s * key[f.rival]:             # <<<<<<<<<<<<<<
- *                     bits |= _LOWER if s > 0 else _UPPER
- *             out.leave(f.slot, result, alpha, beta, bits)
-*/
-        }
-
-        /* "gametree_cli/algorithms/search.py":209
- *             result = (f.rival if cut else f.own) if hard else f.v
- *             bits = _CUT if cut else 0
- *             if prune:  # outside the window it was entered with, a value is a bound             # <<<<<<<<<<<<<<
- *                 if s * key[result] <= s * key[f.entry]:
- *                     bits |= _UPPER if s > 0 else _LOWER
-*/
-      }
-
-      /* "gametree_cli/algorithms/search.py":214
- *                 if s * key[result] >= s * key[f.rival]:
- *                     bits |= _LOWER if s > 0 else _UPPER
- *             out.leave(f.slot, result, alpha, beta, bits)             # <<<<<<<<<<<<<<
- *             if cut:
- *                 out.cut(f.node, f.position)
-*/
-      ((struct __pyx_vtabstruct_12gametree_cli_10algorithms_6search_Visits *)__pyx_v_out->__pyx_vtab)->leave(__pyx_v_out, __pyx_v_f->slot, __pyx_v_result, __pyx_v_alpha, __pyx_v_beta, __pyx_v_bits); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 214, __pyx_L1_error)
-
-      /* "gametree_cli/algorithms/search.py":215
- *                     bits |= _LOWER if s > 0 else _UPPER
- *             out.leave(f.slot, result, alpha, beta, bits)
- *             if cut:             # <<<<<<<<<<<<<<
- *                 out.cut(f.node, f.position)
- *                 if report is not None:
-*/
-      if (__pyx_v_cut) {
-
-        /* "gametree_cli/algorithms/search.py":216
- *             out.leave(f.slot, result, alpha, beta, bits)
- *             if cut:
- *                 out.cut(f.node, f.position)             # <<<<<<<<<<<<<<
- *                 if report is not None:
- *                     report.cut(f.node, f.depth, alpha, beta, best, result, f.position)
-*/
-        ((struct __pyx_vtabstruct_12gametree_cli_10algorithms_6search_Visits *)__pyx_v_out->__pyx_vtab)->cut(__pyx_v_out, __pyx_v_f->node, __pyx_v_f->position); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 216, __pyx_L1_error)
-
-        /* "gametree_cli/algorithms/search.py":217
- *             if cut:
- *                 out.cut(f.node, f.position)
- *                 if report is not None:             # <<<<<<<<<<<<<<
- *                     report.cut(f.node, f.depth, alpha, beta, best, result, f.position)
- *             if report is not None:
-*/
-        __pyx_t_9 = (__pyx_v_report != Py_None);
-        if (__pyx_t_9) {
-
-
-          /* "gametree_cli/algorithms/search.py":218
- *                 out.cut(f.node, f.position)
- *                 if report is not None:
- *                     report.cut(f.node, f.depth, alpha, beta, best, result, f.position)             # <<<<<<<<<<<<<<
- *             if report is not None:
- *                 report.ret(f.node, f.depth, alpha, beta, result)
-*/
-          __pyx_t_2 = __pyx_v_report;
-          __Pyx_INCREF(__pyx_t_2);
-          __pyx_t_14 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_f->node); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 218, __pyx_L1_error)
-          __Pyx_GOTREF(__pyx_t_14);
-          __pyx_t_13 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_f->depth); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 218, __pyx_L1_error)
-          __Pyx_GOTREF(__pyx_t_13);
-          __pyx_t_3 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_alpha); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 218, __pyx_L1_error)
-          __Pyx_GOTREF(__pyx_t_3);
-          __pyx_t_16 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_beta); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 218, __pyx_L1_error)
-          __Pyx_GOTREF(__pyx_t_16);
-          __pyx_t_18 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_best); if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 218, __pyx_L1_error)
-          __Pyx_GOTREF(__pyx_t_18);
-          __pyx_t_19 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_result); if (unlikely(!__pyx_t_19)) __PYX_ERR(0, 218, __pyx_L1_error)
-          __Pyx_GOTREF(__pyx_t_19);
-          __pyx_t_20 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_f->position); if (unlikely(!__pyx_t_20)) __PYX_ERR(0, 218, __pyx_L1_error)
-          __Pyx_GOTREF(__pyx_t_20);
-          __pyx_t_11 = 0;
-          {
-            PyObject *__pyx_callargs[8] = {__pyx_t_2, __pyx_t_14, __pyx_t_13, __pyx_t_3, __pyx_t_16, __pyx_t_18, __pyx_t_19, __pyx_t_20};
-            __pyx_t_15 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_cut, __pyx_callargs+__pyx_t_11, (8-__pyx_t_11) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
-            __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
-            __Pyx_DECREF(__pyx_t_14); __pyx_t_14 = 0;
-            __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-            __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-            __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
-            __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
-            __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
-            __Pyx_DECREF(__pyx_t_20); __pyx_t_20 = 0;
-            if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 218, __pyx_L1_error)
-            __Pyx_GOTREF(__pyx_t_15);
-          }
-          __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
-
-          /* "gametree_cli/algorithms/search.py":217
- *             if cut:
- *                 out.cut(f.node, f.position)
- *                 if report is not None:             # <<<<<<<<<<<<<<
- *                     report.cut(f.node, f.depth, alpha, beta, best, result, f.position)
- *             if report is not None:
-*/
-        }
-
-        /* "gametree_cli/algorithms/search.py":215
- *                     bits |= _LOWER if s > 0 else _UPPER
- *             out.leave(f.slot, result, alpha, beta, bits)
- *             if cut:             # <<<<<<<<<<<<<<
- *                 out.cut(f.node, f.position)
- *                 if report is not None:
-*/
-      }
-
-      /* "gametree_cli/algorithms/search.py":219
- *                 if report is not None:
- *                     report.cut(f.node, f.depth, alpha, beta, best, result, f.position)
- *             if report is not None:             # <<<<<<<<<<<<<<
- *                 report.ret(f.node, f.depth, alpha, beta, result)
- *             top -= 1
-*/
-      __pyx_t_9 = (__pyx_v_report != Py_None);
-      if (__pyx_t_9) {
-
-
-        /* "gametree_cli/algorithms/search.py":220
- *                     report.cut(f.node, f.depth, alpha, beta, best, result, f.position)
- *             if report is not None:
- *                 report.ret(f.node, f.depth, alpha, beta, result)             # <<<<<<<<<<<<<<
- *             top -= 1
- *         else:
-*/
-        __pyx_t_20 = __pyx_v_report;
-        __Pyx_INCREF(__pyx_t_20);
-        __pyx_t_19 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_f->node); if (unlikely(!__pyx_t_19)) __PYX_ERR(0, 220, __pyx_L1_error)
-        __Pyx_GOTREF(__pyx_t_19);
-        __pyx_t_18 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_f->depth); if (unlikely(!__pyx_t_18)) __PYX_ERR(0, 220, __pyx_L1_error)
-        __Pyx_GOTREF(__pyx_t_18);
-        __pyx_t_16 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_alpha); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 220, __pyx_L1_error)
-        __Pyx_GOTREF(__pyx_t_16);
-        __pyx_t_3 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_beta); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 220, __pyx_L1_error)
-        __Pyx_GOTREF(__pyx_t_3);
-        __pyx_t_13 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_result); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 220, __pyx_L1_error)
-        __Pyx_GOTREF(__pyx_t_13);
-        __pyx_t_11 = 0;
-        {
-          PyObject *__pyx_callargs[6] = {__pyx_t_20, __pyx_t_19, __pyx_t_18, __pyx_t_16, __pyx_t_3, __pyx_t_13};
-          __pyx_t_15 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_ret, __pyx_callargs+__pyx_t_11, (6-__pyx_t_11) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
-          __Pyx_XDECREF(__pyx_t_20); __pyx_t_20 = 0;
-          __Pyx_DECREF(__pyx_t_19); __pyx_t_19 = 0;
-          __Pyx_DECREF(__pyx_t_18); __pyx_t_18 = 0;
-          __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
-          __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-          __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-          if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 220, __pyx_L1_error)
-          __Pyx_GOTREF(__pyx_t_15);
-        }
-        __Pyx_DECREF(__pyx_t_15); __pyx_t_15 = 0;
-
-        /* "gametree_cli/algorithms/search.py":219
- *                 if report is not None:
- *                     report.cut(f.node, f.depth, alpha, beta, best, result, f.position)
- *             if report is not None:             # <<<<<<<<<<<<<<
- *                 report.ret(f.node, f.depth, alpha, beta, result)
- *             top -= 1
-*/
-      }
-
-      /* "gametree_cli/algorithms/search.py":221
- *             if report is not None:
- *                 report.ret(f.node, f.depth, alpha, beta, result)
- *             top -= 1             # <<<<<<<<<<<<<<
- *         else:
- *             return out.visits, leaves, out.cutoffs
-*/
-      __pyx_v_top = (__pyx_v_top - 1);
-    }
-
-    /* "gametree_cli/algorithms/search.py":223
- *             top -= 1
- *         else:
- *             return out.visits, leaves, out.cutoffs             # <<<<<<<<<<<<<<
-*/
-    /*else*/ {
-      __pyx_t_15 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_out->visits); if (unlikely(!__pyx_t_15)) __PYX_ERR(0, 223, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_15);
-      __pyx_t_13 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_leaves); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 223, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_13);
-      __pyx_t_3 = __Pyx_PyLong_From_PY_LONG_LONG(__pyx_v_out->cutoffs); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 223, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_3);
-      __pyx_t_16 = PyTuple_New(3); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 223, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_16);
-      __Pyx_GIVEREF(__pyx_t_15);
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 0, __pyx_t_15) != (0)) __PYX_ERR(0, 223, __pyx_L1_error);
-      __Pyx_GIVEREF(__pyx_t_13);
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 1, __pyx_t_13) != (0)) __PYX_ERR(0, 223, __pyx_L1_error);
-      __Pyx_GIVEREF(__pyx_t_3);
-      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_16, 2, __pyx_t_3) != (0)) __PYX_ERR(0, 223, __pyx_L1_error);
-      __pyx_t_15 = 0;
-      __pyx_t_13 = 0;
-      __pyx_t_3 = 0;
+      __Pyx_INCREF(__pyx_mstate_global->__pyx_int_neg_1);
+      __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_neg_1);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_3, 0, __pyx_mstate_global->__pyx_int_neg_1) != (0)) __PYX_ERR(0, 140, __pyx_L1_error);
+      __Pyx_INCREF(__pyx_v_index);
+      __Pyx_GIVEREF(__pyx_v_index);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_3, 1, __pyx_v_index) != (0)) __PYX_ERR(0, 140, __pyx_L1_error);
+      __Pyx_INCREF(Py_False);
+      __Pyx_GIVEREF(Py_False);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_3, 2, Py_False) != (0)) __PYX_ERR(0, 140, __pyx_L1_error);
       {
         PyObject *__pyx_temp;
         {
           __pyx_temp = __pyx_r;
-          __pyx_r = ((PyObject*)__pyx_t_16);
+          __pyx_r = ((PyObject*)__pyx_t_3);
         }
         __Pyx_XDECREF(__pyx_temp);
       }
-      __pyx_t_16 = 0;
+      __pyx_t_3 = 0;
       goto __pyx_L0;
+
+      /* "gametree_cli/formats/scan_skip.py":139
+ *         while limit < 0 or count < limit:
+ *             end = self.value_end(index)
+ *             if end < 0:             # <<<<<<<<<<<<<<
+ *                 return -1, index, False
+ *             count += 1
+*/
     }
-    __pyx_L13_break:;
-    __pyx_L3_continue:;
+
+    /* "gametree_cli/formats/scan_skip.py":141
+ *             if end < 0:
+ *                 return -1, index, False
+ *             count += 1             # <<<<<<<<<<<<<<
+ *             end = self.space(end)
+ *             if self.char(end) == "]":
+*/
+    __pyx_v_count = (__pyx_v_count + 1);
+
+    /* "gametree_cli/formats/scan_skip.py":142
+ *                 return -1, index, False
+ *             count += 1
+ *             end = self.space(end)             # <<<<<<<<<<<<<<
+ *             if self.char(end) == "]":
+ *                 return count, end + 1, True
+*/
+    __pyx_v_end = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_space(__pyx_v_self, __pyx_v_end);
+
+    /* "gametree_cli/formats/scan_skip.py":143
+ *             count += 1
+ *             end = self.space(end)
+ *             if self.char(end) == "]":             # <<<<<<<<<<<<<<
+ *                 return count, end + 1, True
+ *             if self.char(end) != ",":
+*/
+    __pyx_t_1 = (__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_char(__pyx_v_self, __pyx_v_end) == 93);
+
+    if (__pyx_t_1) {
+
+
+      /* "gametree_cli/formats/scan_skip.py":144
+ *             end = self.space(end)
+ *             if self.char(end) == "]":
+ *                 return count, end + 1, True             # <<<<<<<<<<<<<<
+ *             if self.char(end) != ",":
+ *                 return -1, index, False
+*/
+      __pyx_t_3 = PyLong_FromSsize_t(__pyx_v_count); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 144, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_3);
+      __pyx_t_6 = PyLong_FromSsize_t((__pyx_v_end + 1)); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 144, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_6);
+      __pyx_t_7 = PyTuple_New(3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 144, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_7);
+      __Pyx_GIVEREF(__pyx_t_3);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_7, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 144, __pyx_L1_error);
+      __Pyx_GIVEREF(__pyx_t_6);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_7, 1, __pyx_t_6) != (0)) __PYX_ERR(0, 144, __pyx_L1_error);
+      __Pyx_INCREF(Py_True);
+      __Pyx_GIVEREF(Py_True);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_7, 2, Py_True) != (0)) __PYX_ERR(0, 144, __pyx_L1_error);
+      __pyx_t_3 = 0;
+      __pyx_t_6 = 0;
+      {
+        PyObject *__pyx_temp;
+        {
+          __pyx_temp = __pyx_r;
+          __pyx_r = ((PyObject*)__pyx_t_7);
+        }
+        __Pyx_XDECREF(__pyx_temp);
+      }
+      __pyx_t_7 = 0;
+      goto __pyx_L0;
+
+      /* "gametree_cli/formats/scan_skip.py":143
+ *             count += 1
+ *             end = self.space(end)
+ *             if self.char(end) == "]":             # <<<<<<<<<<<<<<
+ *                 return count, end + 1, True
+ *             if self.char(end) != ",":
+*/
+    }
+
+    /* "gametree_cli/formats/scan_skip.py":145
+ *             if self.char(end) == "]":
+ *                 return count, end + 1, True
+ *             if self.char(end) != ",":             # <<<<<<<<<<<<<<
+ *                 return -1, index, False
+ *             index = self.space(end + 1)
+*/
+    __pyx_t_1 = (__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_char(__pyx_v_self, __pyx_v_end) != 44);
+
+    if (__pyx_t_1) {
+
+
+      /* "gametree_cli/formats/scan_skip.py":146
+ *                 return count, end + 1, True
+ *             if self.char(end) != ",":
+ *                 return -1, index, False             # <<<<<<<<<<<<<<
+ *             index = self.space(end + 1)
+ *         return count, index, False
+*/
+      __pyx_t_7 = PyTuple_New(3); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 146, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_7);
+      __Pyx_INCREF(__pyx_mstate_global->__pyx_int_neg_1);
+      __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_neg_1);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_7, 0, __pyx_mstate_global->__pyx_int_neg_1) != (0)) __PYX_ERR(0, 146, __pyx_L1_error);
+      __Pyx_INCREF(__pyx_v_index);
+      __Pyx_GIVEREF(__pyx_v_index);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_7, 1, __pyx_v_index) != (0)) __PYX_ERR(0, 146, __pyx_L1_error);
+      __Pyx_INCREF(Py_False);
+      __Pyx_GIVEREF(Py_False);
+      if (__Pyx_PyTuple_SET_ITEM(__pyx_t_7, 2, Py_False) != (0)) __PYX_ERR(0, 146, __pyx_L1_error);
+      {
+        PyObject *__pyx_temp;
+        {
+          __pyx_temp = __pyx_r;
+          __pyx_r = ((PyObject*)__pyx_t_7);
+        }
+        __Pyx_XDECREF(__pyx_temp);
+      }
+      __pyx_t_7 = 0;
+      goto __pyx_L0;
+
+      /* "gametree_cli/formats/scan_skip.py":145
+ *             if self.char(end) == "]":
+ *                 return count, end + 1, True
+ *             if self.char(end) != ",":             # <<<<<<<<<<<<<<
+ *                 return -1, index, False
+ *             index = self.space(end + 1)
+*/
+    }
+
+    /* "gametree_cli/formats/scan_skip.py":147
+ *             if self.char(end) != ",":
+ *                 return -1, index, False
+ *             index = self.space(end + 1)             # <<<<<<<<<<<<<<
+ *         return count, index, False
+ * 
+*/
+    __pyx_t_7 = PyLong_FromSsize_t(__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_space(__pyx_v_self, (__pyx_v_end + 1))); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 147, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_7);
+    if (__Pyx_PyInt_FromNumber(&__pyx_t_7, NULL, 0) < (0)) __PYX_ERR(0, 147, __pyx_L1_error)
+    __Pyx_DECREF_SET(__pyx_v_index, ((PyObject*)__pyx_t_7));
+    __pyx_t_7 = 0;
   }
 
-  /* "gametree_cli/algorithms/search.py":131
+  /* "gametree_cli/formats/scan_skip.py":148
+ *                 return -1, index, False
+ *             index = self.space(end + 1)
+ *         return count, index, False             # <<<<<<<<<<<<<<
  * 
+ *     @cython.cfunc
+*/
+  __pyx_t_7 = PyLong_FromSsize_t(__pyx_v_count); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 148, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
+  __pyx_t_6 = PyTuple_New(3); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 148, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_6);
+  __Pyx_GIVEREF(__pyx_t_7);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 148, __pyx_L1_error);
+  __Pyx_INCREF(__pyx_v_index);
+  __Pyx_GIVEREF(__pyx_v_index);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 1, __pyx_v_index) != (0)) __PYX_ERR(0, 148, __pyx_L1_error);
+  __Pyx_INCREF(Py_False);
+  __Pyx_GIVEREF(Py_False);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_6, 2, Py_False) != (0)) __PYX_ERR(0, 148, __pyx_L1_error);
+  __pyx_t_7 = 0;
+  {
+    PyObject *__pyx_temp;
+    {
+      __pyx_temp = __pyx_r;
+      __pyx_r = ((PyObject*)__pyx_t_6);
+    }
+    __Pyx_XDECREF(__pyx_temp);
+  }
+  __pyx_t_6 = 0;
+  goto __pyx_L0;
+
+  /* "gametree_cli/formats/scan_skip.py":132
+ *         return self.value_end(index)
  * 
- * @cython.boundscheck(False)             # <<<<<<<<<<<<<<
- * @cython.wraparound(False)
- * @cython.locals(n=cython.longlong, top=cython.Py_ssize_t, node=cython.longlong, depth=cython.longlong, slot=cython.longlong,
+ *     def skip_items(self, index: int, limit: int) -> tuple[int, int, bool]:             # <<<<<<<<<<<<<<
+ *         """:func:`skip_items` in this text."""
+ *         self.lenient = False
 */
 
   /* function exit code */
-  __pyx_r = ((PyObject*)Py_None); __Pyx_INCREF(Py_None);
-  goto __pyx_L0;
   __pyx_L1_error:;
-  __Pyx_XDECREF(__pyx_t_2);
   __Pyx_XDECREF(__pyx_t_3);
-  __Pyx_XDECREF(__pyx_t_13);
-  __Pyx_XDECREF(__pyx_t_14);
-  __Pyx_XDECREF(__pyx_t_15);
-  __Pyx_XDECREF(__pyx_t_16);
-  __Pyx_XDECREF(__pyx_t_18);
-  __Pyx_XDECREF(__pyx_t_19);
-  __Pyx_XDECREF(__pyx_t_20);
-  __Pyx_AddTraceback("gametree_cli.algorithms.search.walk", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_XDECREF(__pyx_t_6);
+  __Pyx_XDECREF(__pyx_t_7);
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.Skipper.skip_items", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __pyx_r = NULL;
+  __pyx_L0:;
+
+
+  __Pyx_XDECREF(__pyx_v_index);
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "gametree_cli/formats/scan_skip.py":150
+ *         return count, index, False
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     @cython.exceptval(check=False)
+ *     def char(self, i: cython.Py_ssize_t) -> cython.Py_UCS4:
+*/
+
+static Py_UCS4 __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_char(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_i) {
+  Py_UCS4 __pyx_r;
+  int __pyx_t_1;
+
+  /* "gametree_cli/formats/scan_skip.py":153
+ *     @cython.exceptval(check=False)
+ *     def char(self, i: cython.Py_ssize_t) -> cython.Py_UCS4:
+ *         if i < self.length:             # <<<<<<<<<<<<<<
+ *             return self.at(i)
+ *         return 0  # type: ignore[return-value]
+*/
+  __pyx_t_1 = (__pyx_v_i < __pyx_v_self->length);
+
+  if (__pyx_t_1) {
+
+
+    /* "gametree_cli/formats/scan_skip.py":154
+ *     def char(self, i: cython.Py_ssize_t) -> cython.Py_UCS4:
+ *         if i < self.length:
+ *             return self.at(i)             # <<<<<<<<<<<<<<
+ *         return 0  # type: ignore[return-value]
+ * 
+*/
+    {
+
+      __pyx_r = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, __pyx_v_i);
+    }
+    goto __pyx_L0;
+
+    /* "gametree_cli/formats/scan_skip.py":153
+ *     @cython.exceptval(check=False)
+ *     def char(self, i: cython.Py_ssize_t) -> cython.Py_UCS4:
+ *         if i < self.length:             # <<<<<<<<<<<<<<
+ *             return self.at(i)
+ *         return 0  # type: ignore[return-value]
+*/
+  }
+
+  /* "gametree_cli/formats/scan_skip.py":155
+ *         if i < self.length:
+ *             return self.at(i)
+ *         return 0  # type: ignore[return-value]             # <<<<<<<<<<<<<<
+ * 
+ *     @cython.cfunc
+*/
+  {
+
+    __pyx_r = 0;
+  }
+  goto __pyx_L0;
+
+  /* "gametree_cli/formats/scan_skip.py":150
+ *         return count, index, False
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     @cython.exceptval(check=False)
+ *     def char(self, i: cython.Py_ssize_t) -> cython.Py_UCS4:
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+  return __pyx_r;
+}
+
+/* "gametree_cli/formats/scan_skip.py":157
+ *         return 0  # type: ignore[return-value]
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     @cython.exceptval(check=False)
+ *     def space(self, i: cython.Py_ssize_t) -> cython.Py_ssize_t:
+*/
+
+static Py_ssize_t __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_space(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_i) {
+  Py_UCS4 __pyx_v_c;
+  Py_ssize_t __pyx_r;
+  int __pyx_t_1;
+
+
+  /* "gametree_cli/formats/scan_skip.py":161
+ *     def space(self, i: cython.Py_ssize_t) -> cython.Py_ssize_t:
+ *         c: cython.Py_UCS4
+ *         while i < self.length:             # <<<<<<<<<<<<<<
+ *             c = self.at(i)
+ *             if c != " " and c != "\n" and c != "\t" and c != "\r":
+*/
+  while (1) {
+    __pyx_t_1 = (__pyx_v_i < __pyx_v_self->length);
+
+
+    if (!__pyx_t_1) break;
+
+    /* "gametree_cli/formats/scan_skip.py":162
+ *         c: cython.Py_UCS4
+ *         while i < self.length:
+ *             c = self.at(i)             # <<<<<<<<<<<<<<
+ *             if c != " " and c != "\n" and c != "\t" and c != "\r":
+ *                 break
+*/
+    __pyx_v_c = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, __pyx_v_i);
+
+    /* "gametree_cli/formats/scan_skip.py":163
+ *         while i < self.length:
+ *             c = self.at(i)
+ *             if c != " " and c != "\n" and c != "\t" and c != "\r":             # <<<<<<<<<<<<<<
+ *                 break
+ *             i += 1
+*/
+    switch (__pyx_v_c) {
+      case 32:
+      case 10:
+      case 9:
+      case 13:
+      __pyx_t_1 = 0;
+      break;
+      default:
+      __pyx_t_1 = 1;
+      break;
+    }
+    if (__pyx_t_1) {
+
+
+      /* "gametree_cli/formats/scan_skip.py":164
+ *             c = self.at(i)
+ *             if c != " " and c != "\n" and c != "\t" and c != "\r":
+ *                 break             # <<<<<<<<<<<<<<
+ *             i += 1
+ *         return i
+*/
+      goto __pyx_L4_break;
+
+      /* "gametree_cli/formats/scan_skip.py":163
+ *         while i < self.length:
+ *             c = self.at(i)
+ *             if c != " " and c != "\n" and c != "\t" and c != "\r":             # <<<<<<<<<<<<<<
+ *                 break
+ *             i += 1
+*/
+    }
+
+    /* "gametree_cli/formats/scan_skip.py":165
+ *             if c != " " and c != "\n" and c != "\t" and c != "\r":
+ *                 break
+ *             i += 1             # <<<<<<<<<<<<<<
+ *         return i
+ * 
+*/
+    __pyx_v_i = (__pyx_v_i + 1);
+  }
+  __pyx_L4_break:;
+
+  /* "gametree_cli/formats/scan_skip.py":166
+ *                 break
+ *             i += 1
+ *         return i             # <<<<<<<<<<<<<<
+ * 
+ *     @cython.cfunc
+*/
+  {
+
+    __pyx_r = __pyx_v_i;
+  }
+  goto __pyx_L0;
+
+  /* "gametree_cli/formats/scan_skip.py":157
+ *         return 0  # type: ignore[return-value]
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     @cython.exceptval(check=False)
+ *     def space(self, i: cython.Py_ssize_t) -> cython.Py_ssize_t:
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+  return __pyx_r;
+}
+
+/* "gametree_cli/formats/scan_skip.py":168
+ *         return i
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     def string_end(self, pos: cython.Py_ssize_t) -> cython.Py_ssize_t:
+ *         """Past the string whose opening quote is at pos, or -1."""
+*/
+
+static Py_ssize_t __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_string_end(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_pos) {
+  Py_UCS4 __pyx_v_c;
+  Py_UCS4 __pyx_v_e;
+  Py_ssize_t __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  int __pyx_t_3;
+
+
+  /* "gametree_cli/formats/scan_skip.py":171
+ *     def string_end(self, pos: cython.Py_ssize_t) -> cython.Py_ssize_t:
+ *         """Past the string whose opening quote is at pos, or -1."""
+ *         self.escaped = False             # <<<<<<<<<<<<<<
+ *         pos += 1
+ *         c: cython.Py_UCS4
+*/
+  __pyx_v_self->escaped = 0;
+
+  /* "gametree_cli/formats/scan_skip.py":172
+ *         """Past the string whose opening quote is at pos, or -1."""
+ *         self.escaped = False
+ *         pos += 1             # <<<<<<<<<<<<<<
+ *         c: cython.Py_UCS4
+ *         while True:
+*/
+  __pyx_v_pos = (__pyx_v_pos + 1);
+
+  /* "gametree_cli/formats/scan_skip.py":174
+ *         pos += 1
+ *         c: cython.Py_UCS4
+ *         while True:             # <<<<<<<<<<<<<<
+ *             while pos < self.length:
+ *                 c = self.at(pos)
+*/
+  while (1) {
+
+    /* "gametree_cli/formats/scan_skip.py":175
+ *         c: cython.Py_UCS4
+ *         while True:
+ *             while pos < self.length:             # <<<<<<<<<<<<<<
+ *                 c = self.at(pos)
+ *                 if c == '"' or c == "\\" or c < " ":
+*/
+    while (1) {
+      __pyx_t_1 = (__pyx_v_pos < __pyx_v_self->length);
+
+
+      if (!__pyx_t_1) break;
+
+      /* "gametree_cli/formats/scan_skip.py":176
+ *         while True:
+ *             while pos < self.length:
+ *                 c = self.at(pos)             # <<<<<<<<<<<<<<
+ *                 if c == '"' or c == "\\" or c < " ":
+ *                     break
+*/
+      __pyx_v_c = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, __pyx_v_pos);
+
+      /* "gametree_cli/formats/scan_skip.py":177
+ *             while pos < self.length:
+ *                 c = self.at(pos)
+ *                 if c == '"' or c == "\\" or c < " ":             # <<<<<<<<<<<<<<
+ *                     break
+ *                 pos += 1
+*/
+      __pyx_t_2 = (__pyx_v_c == 34);
+
+      if (!__pyx_t_2) {
+
+      } else {
+
+        __pyx_t_1 = __pyx_t_2;
+
+        goto __pyx_L8_bool_binop_done;
+      }
+      __pyx_t_2 = (__pyx_v_c == 92);
+
+      if (!__pyx_t_2) {
+
+      } else {
+
+        __pyx_t_1 = __pyx_t_2;
+
+        goto __pyx_L8_bool_binop_done;
+      }
+      __pyx_t_2 = (__pyx_v_c < 32);
+
+
+      __pyx_t_1 = __pyx_t_2;
+
+      __pyx_L8_bool_binop_done:;
+      if (__pyx_t_1) {
+
+
+        /* "gametree_cli/formats/scan_skip.py":178
+ *                 c = self.at(pos)
+ *                 if c == '"' or c == "\\" or c < " ":
+ *                     break             # <<<<<<<<<<<<<<
+ *                 pos += 1
+ *             if pos >= self.length or c < " ":
+*/
+        goto __pyx_L6_break;
+
+        /* "gametree_cli/formats/scan_skip.py":177
+ *             while pos < self.length:
+ *                 c = self.at(pos)
+ *                 if c == '"' or c == "\\" or c < " ":             # <<<<<<<<<<<<<<
+ *                     break
+ *                 pos += 1
+*/
+      }
+
+      /* "gametree_cli/formats/scan_skip.py":179
+ *                 if c == '"' or c == "\\" or c < " ":
+ *                     break
+ *                 pos += 1             # <<<<<<<<<<<<<<
+ *             if pos >= self.length or c < " ":
+ *                 return -1
+*/
+      __pyx_v_pos = (__pyx_v_pos + 1);
+    }
+    __pyx_L6_break:;
+
+    /* "gametree_cli/formats/scan_skip.py":180
+ *                     break
+ *                 pos += 1
+ *             if pos >= self.length or c < " ":             # <<<<<<<<<<<<<<
+ *                 return -1
+ *             if c == '"':
+*/
+    __pyx_t_2 = (__pyx_v_pos >= __pyx_v_self->length);
+
+    if (!__pyx_t_2) {
+
+    } else {
+
+      __pyx_t_1 = __pyx_t_2;
+
+      goto __pyx_L12_bool_binop_done;
+    }
+    __pyx_t_2 = (__pyx_v_c < 32);
+
+
+    __pyx_t_1 = __pyx_t_2;
+
+    __pyx_L12_bool_binop_done:;
+    if (__pyx_t_1) {
+
+
+      /* "gametree_cli/formats/scan_skip.py":181
+ *                 pos += 1
+ *             if pos >= self.length or c < " ":
+ *                 return -1             # <<<<<<<<<<<<<<
+ *             if c == '"':
+ *                 return pos + 1
+*/
+      {
+
+        __pyx_r = -1L;
+      }
+      goto __pyx_L0;
+
+      /* "gametree_cli/formats/scan_skip.py":180
+ *                     break
+ *                 pos += 1
+ *             if pos >= self.length or c < " ":             # <<<<<<<<<<<<<<
+ *                 return -1
+ *             if c == '"':
+*/
+    }
+
+    /* "gametree_cli/formats/scan_skip.py":182
+ *             if pos >= self.length or c < " ":
+ *                 return -1
+ *             if c == '"':             # <<<<<<<<<<<<<<
+ *                 return pos + 1
+ *             self.escaped = True
+*/
+    __pyx_t_1 = (__pyx_v_c == 34);
+
+    if (__pyx_t_1) {
+
+
+      /* "gametree_cli/formats/scan_skip.py":183
+ *                 return -1
+ *             if c == '"':
+ *                 return pos + 1             # <<<<<<<<<<<<<<
+ *             self.escaped = True
+ *             if pos + 1 >= self.length:
+*/
+      {
+
+        __pyx_r = (__pyx_v_pos + 1);
+      }
+      goto __pyx_L0;
+
+      /* "gametree_cli/formats/scan_skip.py":182
+ *             if pos >= self.length or c < " ":
+ *                 return -1
+ *             if c == '"':             # <<<<<<<<<<<<<<
+ *                 return pos + 1
+ *             self.escaped = True
+*/
+    }
+
+    /* "gametree_cli/formats/scan_skip.py":184
+ *             if c == '"':
+ *                 return pos + 1
+ *             self.escaped = True             # <<<<<<<<<<<<<<
+ *             if pos + 1 >= self.length:
+ *                 return -1
+*/
+    __pyx_v_self->escaped = 1;
+
+    /* "gametree_cli/formats/scan_skip.py":185
+ *                 return pos + 1
+ *             self.escaped = True
+ *             if pos + 1 >= self.length:             # <<<<<<<<<<<<<<
+ *                 return -1
+ *             e: cython.Py_UCS4 = self.at(pos + 1)
+*/
+    __pyx_t_1 = ((__pyx_v_pos + 1) >= __pyx_v_self->length);
+
+    if (__pyx_t_1) {
+
+
+      /* "gametree_cli/formats/scan_skip.py":186
+ *             self.escaped = True
+ *             if pos + 1 >= self.length:
+ *                 return -1             # <<<<<<<<<<<<<<
+ *             e: cython.Py_UCS4 = self.at(pos + 1)
+ *             if e == "u":
+*/
+      {
+
+        __pyx_r = -1L;
+      }
+      goto __pyx_L0;
+
+      /* "gametree_cli/formats/scan_skip.py":185
+ *                 return pos + 1
+ *             self.escaped = True
+ *             if pos + 1 >= self.length:             # <<<<<<<<<<<<<<
+ *                 return -1
+ *             e: cython.Py_UCS4 = self.at(pos + 1)
+*/
+    }
+
+    /* "gametree_cli/formats/scan_skip.py":187
+ *             if pos + 1 >= self.length:
+ *                 return -1
+ *             e: cython.Py_UCS4 = self.at(pos + 1)             # <<<<<<<<<<<<<<
+ *             if e == "u":
+ *                 if pos + 6 > self.length or not (_hex(self.at(pos + 2)) and _hex(self.at(pos + 3)) and
+*/
+    __pyx_v_e = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, (__pyx_v_pos + 1));
+
+    /* "gametree_cli/formats/scan_skip.py":188
+ *                 return -1
+ *             e: cython.Py_UCS4 = self.at(pos + 1)
+ *             if e == "u":             # <<<<<<<<<<<<<<
+ *                 if pos + 6 > self.length or not (_hex(self.at(pos + 2)) and _hex(self.at(pos + 3)) and
+ *                                                  _hex(self.at(pos + 4)) and _hex(self.at(pos + 5))):
+*/
+    switch (__pyx_v_e) {
+      case 0x75:
+
+      /* "gametree_cli/formats/scan_skip.py":189
+ *             e: cython.Py_UCS4 = self.at(pos + 1)
+ *             if e == "u":
+ *                 if pos + 6 > self.length or not (_hex(self.at(pos + 2)) and _hex(self.at(pos + 3)) and             # <<<<<<<<<<<<<<
+ *                                                  _hex(self.at(pos + 4)) and _hex(self.at(pos + 5))):
+ *                     return -1
+*/
+      __pyx_t_2 = ((__pyx_v_pos + 6) > __pyx_v_self->length);
+
+      if (!__pyx_t_2) {
+
+      } else {
+
+        __pyx_t_1 = __pyx_t_2;
+
+        goto __pyx_L17_bool_binop_done;
+      }
+      __pyx_t_3 = __pyx_f_12gametree_cli_7formats_9scan_skip__hex(__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, (__pyx_v_pos + 2)));
+
+      if (__pyx_t_3) {
+
+      } else {
+
+        __pyx_t_2 = __pyx_t_3;
+
+        goto __pyx_L19_bool_binop_done;
+      }
+      __pyx_t_3 = __pyx_f_12gametree_cli_7formats_9scan_skip__hex(__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, (__pyx_v_pos + 3)));
+
+      if (__pyx_t_3) {
+
+      } else {
+
+        __pyx_t_2 = __pyx_t_3;
+
+        goto __pyx_L19_bool_binop_done;
+      }
+
+      /* "gametree_cli/formats/scan_skip.py":190
+ *             if e == "u":
+ *                 if pos + 6 > self.length or not (_hex(self.at(pos + 2)) and _hex(self.at(pos + 3)) and
+ *                                                  _hex(self.at(pos + 4)) and _hex(self.at(pos + 5))):             # <<<<<<<<<<<<<<
+ *                     return -1
+ *                 pos += 6
+*/
+      __pyx_t_3 = __pyx_f_12gametree_cli_7formats_9scan_skip__hex(__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, (__pyx_v_pos + 4)));
+
+      if (__pyx_t_3) {
+
+      } else {
+
+        __pyx_t_2 = __pyx_t_3;
+
+        goto __pyx_L19_bool_binop_done;
+      }
+      __pyx_t_3 = __pyx_f_12gametree_cli_7formats_9scan_skip__hex(__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, (__pyx_v_pos + 5)));
+
+
+      __pyx_t_2 = __pyx_t_3;
+
+      __pyx_L19_bool_binop_done:;
+
+      /* "gametree_cli/formats/scan_skip.py":189
+ *             e: cython.Py_UCS4 = self.at(pos + 1)
+ *             if e == "u":
+ *                 if pos + 6 > self.length or not (_hex(self.at(pos + 2)) and _hex(self.at(pos + 3)) and             # <<<<<<<<<<<<<<
+ *                                                  _hex(self.at(pos + 4)) and _hex(self.at(pos + 5))):
+ *                     return -1
+*/
+      __pyx_t_3 = (!__pyx_t_2);
+
+
+
+      __pyx_t_1 = __pyx_t_3;
+
+      __pyx_L17_bool_binop_done:;
+      if (__pyx_t_1) {
+
+
+        /* "gametree_cli/formats/scan_skip.py":191
+ *                 if pos + 6 > self.length or not (_hex(self.at(pos + 2)) and _hex(self.at(pos + 3)) and
+ *                                                  _hex(self.at(pos + 4)) and _hex(self.at(pos + 5))):
+ *                     return -1             # <<<<<<<<<<<<<<
+ *                 pos += 6
+ *             elif e in '"\\/bfnrt':
+*/
+        {
+
+          __pyx_r = -1L;
+        }
+        goto __pyx_L0;
+
+        /* "gametree_cli/formats/scan_skip.py":189
+ *             e: cython.Py_UCS4 = self.at(pos + 1)
+ *             if e == "u":
+ *                 if pos + 6 > self.length or not (_hex(self.at(pos + 2)) and _hex(self.at(pos + 3)) and             # <<<<<<<<<<<<<<
+ *                                                  _hex(self.at(pos + 4)) and _hex(self.at(pos + 5))):
+ *                     return -1
+*/
+      }
+
+      /* "gametree_cli/formats/scan_skip.py":192
+ *                                                  _hex(self.at(pos + 4)) and _hex(self.at(pos + 5))):
+ *                     return -1
+ *                 pos += 6             # <<<<<<<<<<<<<<
+ *             elif e in '"\\/bfnrt':
+ *                 pos += 2
+*/
+      __pyx_v_pos = (__pyx_v_pos + 6);
+
+      /* "gametree_cli/formats/scan_skip.py":188
+ *                 return -1
+ *             e: cython.Py_UCS4 = self.at(pos + 1)
+ *             if e == "u":             # <<<<<<<<<<<<<<
+ *                 if pos + 6 > self.length or not (_hex(self.at(pos + 2)) and _hex(self.at(pos + 3)) and
+ *                                                  _hex(self.at(pos + 4)) and _hex(self.at(pos + 5))):
+*/
+      break;
+      case 34:
+
+      /* "gametree_cli/formats/scan_skip.py":193
+ *                     return -1
+ *                 pos += 6
+ *             elif e in '"\\/bfnrt':             # <<<<<<<<<<<<<<
+ *                 pos += 2
+ *             else:
+*/
+      case 47:
+      case 92:
+      case 98:
+      case 0x66:
+      case 0x6E:
+      case 0x72:
+      case 0x74:
+
+      /* "gametree_cli/formats/scan_skip.py":194
+ *                 pos += 6
+ *             elif e in '"\\/bfnrt':
+ *                 pos += 2             # <<<<<<<<<<<<<<
+ *             else:
+ *                 return -1
+*/
+      __pyx_v_pos = (__pyx_v_pos + 2);
+
+      /* "gametree_cli/formats/scan_skip.py":193
+ *                     return -1
+ *                 pos += 6
+ *             elif e in '"\\/bfnrt':             # <<<<<<<<<<<<<<
+ *                 pos += 2
+ *             else:
+*/
+      break;
+      default:
+
+      /* "gametree_cli/formats/scan_skip.py":196
+ *                 pos += 2
+ *             else:
+ *                 return -1             # <<<<<<<<<<<<<<
+ * 
+ *     @cython.cfunc
+*/
+      {
+
+        __pyx_r = -1L;
+      }
+      goto __pyx_L0;
+      break;
+    }
+  }
+
+  /* "gametree_cli/formats/scan_skip.py":168
+ *         return i
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     def string_end(self, pos: cython.Py_ssize_t) -> cython.Py_ssize_t:
+ *         """Past the string whose opening quote is at pos, or -1."""
+*/
+
+  /* function exit code */
+  __pyx_r = 0;
+  __pyx_L0:;
+
+
+
+
+  return __pyx_r;
+}
+
+/* "gametree_cli/formats/scan_skip.py":198
+ *                 return -1
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     def number_end(self, pos: cython.Py_ssize_t) -> cython.Py_ssize_t:
+ *         """Past the number at pos: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][-+]?[0-9]+)?, or -1."""
+*/
+
+static Py_ssize_t __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_number_end(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_pos) {
+  Py_ssize_t __pyx_v_digits;
+  int __pyx_v_integer;
+  Py_ssize_t __pyx_v_e;
+  Py_ssize_t __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  Py_UCS4 __pyx_t_3;
+  int __pyx_t_4;
+  Py_ssize_t __pyx_t_5;
+
+
+  /* "gametree_cli/formats/scan_skip.py":201
+ *     def number_end(self, pos: cython.Py_ssize_t) -> cython.Py_ssize_t:
+ *         """Past the number at pos: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][-+]?[0-9]+)?, or -1."""
+ *         pos += self.at(pos) == "-"             # <<<<<<<<<<<<<<
+ *         digits: cython.Py_ssize_t = pos
+ *         if pos >= self.length or not "0" <= self.at(pos) <= "9":
+*/
+  __pyx_v_pos = (__pyx_v_pos + (__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, __pyx_v_pos) == 45));
+
+  /* "gametree_cli/formats/scan_skip.py":202
+ *         """Past the number at pos: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][-+]?[0-9]+)?, or -1."""
+ *         pos += self.at(pos) == "-"
+ *         digits: cython.Py_ssize_t = pos             # <<<<<<<<<<<<<<
+ *         if pos >= self.length or not "0" <= self.at(pos) <= "9":
+ *             return -1
+*/
+  __pyx_v_digits = __pyx_v_pos;
+
+  /* "gametree_cli/formats/scan_skip.py":203
+ *         pos += self.at(pos) == "-"
+ *         digits: cython.Py_ssize_t = pos
+ *         if pos >= self.length or not "0" <= self.at(pos) <= "9":             # <<<<<<<<<<<<<<
+ *             return -1
+ *         if self.at(pos) == "0":
+*/
+  __pyx_t_2 = (__pyx_v_pos >= __pyx_v_self->length);
+
+  if (!__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L4_bool_binop_done;
+  }
+  __pyx_t_3 = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, __pyx_v_pos);
+
+  __pyx_t_2 = (48 <= __pyx_t_3);
+  if (__pyx_t_2) {
+    __pyx_t_2 = (__pyx_t_3 <= 57);
+  }
+
+  __pyx_t_4 = (!__pyx_t_2);
+
+
+
+  __pyx_t_1 = __pyx_t_4;
+
+  __pyx_L4_bool_binop_done:;
+  if (__pyx_t_1) {
+
+
+    /* "gametree_cli/formats/scan_skip.py":204
+ *         digits: cython.Py_ssize_t = pos
+ *         if pos >= self.length or not "0" <= self.at(pos) <= "9":
+ *             return -1             # <<<<<<<<<<<<<<
+ *         if self.at(pos) == "0":
+ *             pos += 1
+*/
+    {
+
+      __pyx_r = -1L;
+    }
+    goto __pyx_L0;
+
+    /* "gametree_cli/formats/scan_skip.py":203
+ *         pos += self.at(pos) == "-"
+ *         digits: cython.Py_ssize_t = pos
+ *         if pos >= self.length or not "0" <= self.at(pos) <= "9":             # <<<<<<<<<<<<<<
+ *             return -1
+ *         if self.at(pos) == "0":
+*/
+  }
+
+  /* "gametree_cli/formats/scan_skip.py":205
+ *         if pos >= self.length or not "0" <= self.at(pos) <= "9":
+ *             return -1
+ *         if self.at(pos) == "0":             # <<<<<<<<<<<<<<
+ *             pos += 1
+ *         else:
+*/
+  __pyx_t_1 = (__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, __pyx_v_pos) == 48);
+
+  if (__pyx_t_1) {
+
+
+    /* "gametree_cli/formats/scan_skip.py":206
+ *             return -1
+ *         if self.at(pos) == "0":
+ *             pos += 1             # <<<<<<<<<<<<<<
+ *         else:
+ *             pos = self.digits_end(pos)
+*/
+    __pyx_v_pos = (__pyx_v_pos + 1);
+
+    /* "gametree_cli/formats/scan_skip.py":205
+ *         if pos >= self.length or not "0" <= self.at(pos) <= "9":
+ *             return -1
+ *         if self.at(pos) == "0":             # <<<<<<<<<<<<<<
+ *             pos += 1
+ *         else:
+*/
+    goto __pyx_L6;
+  }
+
+  /* "gametree_cli/formats/scan_skip.py":208
+ *             pos += 1
+ *         else:
+ *             pos = self.digits_end(pos)             # <<<<<<<<<<<<<<
+ *         digits = pos - digits
+ *         integer: cython.bint = True
+*/
+  /*else*/ {
+    __pyx_v_pos = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_digits_end(__pyx_v_self, __pyx_v_pos);
+  }
+  __pyx_L6:;
+
+  /* "gametree_cli/formats/scan_skip.py":209
+ *         else:
+ *             pos = self.digits_end(pos)
+ *         digits = pos - digits             # <<<<<<<<<<<<<<
+ *         integer: cython.bint = True
+ *         if pos + 1 < self.length and self.at(pos) == "." and "0" <= self.at(pos + 1) <= "9":
+*/
+  __pyx_v_digits = (__pyx_v_pos - __pyx_v_digits);
+
+  /* "gametree_cli/formats/scan_skip.py":210
+ *             pos = self.digits_end(pos)
+ *         digits = pos - digits
+ *         integer: cython.bint = True             # <<<<<<<<<<<<<<
+ *         if pos + 1 < self.length and self.at(pos) == "." and "0" <= self.at(pos + 1) <= "9":
+ *             pos, integer = self.digits_end(pos + 2), False
+*/
+  __pyx_v_integer = 1;
+
+  /* "gametree_cli/formats/scan_skip.py":211
+ *         digits = pos - digits
+ *         integer: cython.bint = True
+ *         if pos + 1 < self.length and self.at(pos) == "." and "0" <= self.at(pos + 1) <= "9":             # <<<<<<<<<<<<<<
+ *             pos, integer = self.digits_end(pos + 2), False
+ *         if pos < self.length and self.at(pos) in "eE":
+*/
+  __pyx_t_4 = ((__pyx_v_pos + 1) < __pyx_v_self->length);
+
+  if (__pyx_t_4) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_4;
+
+    goto __pyx_L8_bool_binop_done;
+  }
+  __pyx_t_4 = (__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, __pyx_v_pos) == 46);
+
+  if (__pyx_t_4) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_4;
+
+    goto __pyx_L8_bool_binop_done;
+  }
+  __pyx_t_3 = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, (__pyx_v_pos + 1));
+
+  __pyx_t_4 = (48 <= __pyx_t_3);
+  if (__pyx_t_4) {
+    __pyx_t_4 = (__pyx_t_3 <= 57);
+  }
+
+
+  __pyx_t_1 = __pyx_t_4;
+
+  __pyx_L8_bool_binop_done:;
+  if (__pyx_t_1) {
+
+
+    /* "gametree_cli/formats/scan_skip.py":212
+ *         integer: cython.bint = True
+ *         if pos + 1 < self.length and self.at(pos) == "." and "0" <= self.at(pos + 1) <= "9":
+ *             pos, integer = self.digits_end(pos + 2), False             # <<<<<<<<<<<<<<
+ *         if pos < self.length and self.at(pos) in "eE":
+ *             e: cython.Py_ssize_t = pos + 1
+*/
+    __pyx_t_5 = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_digits_end(__pyx_v_self, (__pyx_v_pos + 2));
+
+    __pyx_t_1 = 0;
+
+    __pyx_v_pos = __pyx_t_5;
+    __pyx_v_integer = __pyx_t_1;
+
+    /* "gametree_cli/formats/scan_skip.py":211
+ *         digits = pos - digits
+ *         integer: cython.bint = True
+ *         if pos + 1 < self.length and self.at(pos) == "." and "0" <= self.at(pos + 1) <= "9":             # <<<<<<<<<<<<<<
+ *             pos, integer = self.digits_end(pos + 2), False
+ *         if pos < self.length and self.at(pos) in "eE":
+*/
+  }
+
+  /* "gametree_cli/formats/scan_skip.py":213
+ *         if pos + 1 < self.length and self.at(pos) == "." and "0" <= self.at(pos + 1) <= "9":
+ *             pos, integer = self.digits_end(pos + 2), False
+ *         if pos < self.length and self.at(pos) in "eE":             # <<<<<<<<<<<<<<
+ *             e: cython.Py_ssize_t = pos + 1
+ *             e += e < self.length and self.at(e) in "+-"
+*/
+  __pyx_t_4 = (__pyx_v_pos < __pyx_v_self->length);
+
+  if (__pyx_t_4) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_4;
+
+    goto __pyx_L12_bool_binop_done;
+  }
+  switch (__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, __pyx_v_pos)) {
+    case 69:
+    case 0x65:
+    __pyx_t_4 = 1;
+    break;
+    default:
+    __pyx_t_4 = 0;
+    break;
+  }
+
+  __pyx_t_1 = __pyx_t_4;
+
+  __pyx_L12_bool_binop_done:;
+  if (__pyx_t_1) {
+
+
+    /* "gametree_cli/formats/scan_skip.py":214
+ *             pos, integer = self.digits_end(pos + 2), False
+ *         if pos < self.length and self.at(pos) in "eE":
+ *             e: cython.Py_ssize_t = pos + 1             # <<<<<<<<<<<<<<
+ *             e += e < self.length and self.at(e) in "+-"
+ *             if e < self.length and "0" <= self.at(e) <= "9":
+*/
+    __pyx_v_e = (__pyx_v_pos + 1);
+
+    /* "gametree_cli/formats/scan_skip.py":215
+ *         if pos < self.length and self.at(pos) in "eE":
+ *             e: cython.Py_ssize_t = pos + 1
+ *             e += e < self.length and self.at(e) in "+-"             # <<<<<<<<<<<<<<
+ *             if e < self.length and "0" <= self.at(e) <= "9":
+ *                 pos, integer = self.digits_end(e), False
+*/
+    __pyx_t_1 = (__pyx_v_e < __pyx_v_self->length);
+
+    if (__pyx_t_1) {
+
+    } else {
+
+      __pyx_t_5 = __pyx_t_1;
+
+      goto __pyx_L14_bool_binop_done;
+    }
+    switch (__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, __pyx_v_e)) {
+      case 43:
+      case 45:
+      __pyx_t_1 = 1;
+      break;
+      default:
+      __pyx_t_1 = 0;
+      break;
+    }
+
+    __pyx_t_5 = __pyx_t_1;
+
+    __pyx_L14_bool_binop_done:;
+    __pyx_v_e = (__pyx_v_e + __pyx_t_5);
+
+
+    /* "gametree_cli/formats/scan_skip.py":216
+ *             e: cython.Py_ssize_t = pos + 1
+ *             e += e < self.length and self.at(e) in "+-"
+ *             if e < self.length and "0" <= self.at(e) <= "9":             # <<<<<<<<<<<<<<
+ *                 pos, integer = self.digits_end(e), False
+ *         return -1 if integer and digits > _MAX_DIGITS and not self.lenient else pos
+*/
+    __pyx_t_4 = (__pyx_v_e < __pyx_v_self->length);
+
+    if (__pyx_t_4) {
+
+    } else {
+
+      __pyx_t_1 = __pyx_t_4;
+
+      goto __pyx_L17_bool_binop_done;
+    }
+    __pyx_t_3 = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, __pyx_v_e);
+
+    __pyx_t_4 = (48 <= __pyx_t_3);
+    if (__pyx_t_4) {
+      __pyx_t_4 = (__pyx_t_3 <= 57);
+    }
+
+
+    __pyx_t_1 = __pyx_t_4;
+
+    __pyx_L17_bool_binop_done:;
+    if (__pyx_t_1) {
+
+
+      /* "gametree_cli/formats/scan_skip.py":217
+ *             e += e < self.length and self.at(e) in "+-"
+ *             if e < self.length and "0" <= self.at(e) <= "9":
+ *                 pos, integer = self.digits_end(e), False             # <<<<<<<<<<<<<<
+ *         return -1 if integer and digits > _MAX_DIGITS and not self.lenient else pos
+ * 
+*/
+      __pyx_t_5 = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_digits_end(__pyx_v_self, __pyx_v_e);
+
+      __pyx_t_1 = 0;
+
+      __pyx_v_pos = __pyx_t_5;
+      __pyx_v_integer = __pyx_t_1;
+
+      /* "gametree_cli/formats/scan_skip.py":216
+ *             e: cython.Py_ssize_t = pos + 1
+ *             e += e < self.length and self.at(e) in "+-"
+ *             if e < self.length and "0" <= self.at(e) <= "9":             # <<<<<<<<<<<<<<
+ *                 pos, integer = self.digits_end(e), False
+ *         return -1 if integer and digits > _MAX_DIGITS and not self.lenient else pos
+*/
+    }
+
+    /* "gametree_cli/formats/scan_skip.py":213
+ *         if pos + 1 < self.length and self.at(pos) == "." and "0" <= self.at(pos + 1) <= "9":
+ *             pos, integer = self.digits_end(pos + 2), False
+ *         if pos < self.length and self.at(pos) in "eE":             # <<<<<<<<<<<<<<
+ *             e: cython.Py_ssize_t = pos + 1
+ *             e += e < self.length and self.at(e) in "+-"
+*/
+  }
+
+  /* "gametree_cli/formats/scan_skip.py":218
+ *             if e < self.length and "0" <= self.at(e) <= "9":
+ *                 pos, integer = self.digits_end(e), False
+ *         return -1 if integer and digits > _MAX_DIGITS and not self.lenient else pos             # <<<<<<<<<<<<<<
+ * 
+ *     @cython.cfunc
+*/
+  if (__pyx_v_integer) {
+  } else {
+
+    __pyx_t_1 = __pyx_v_integer;
+    goto __pyx_L19_bool_binop_done;
+  }
+  __pyx_t_4 = (__pyx_v_digits > __pyx_v_12gametree_cli_7formats_9scan_skip__MAX_DIGITS);
+
+  if (__pyx_t_4) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_4;
+
+    goto __pyx_L19_bool_binop_done;
+  }
+  __pyx_t_4 = (!__pyx_v_self->lenient);
+
+
+  __pyx_t_1 = __pyx_t_4;
+
+  __pyx_L19_bool_binop_done:;
+  if (__pyx_t_1) {
+
+    __pyx_t_5 = -1L;
+  } else {
+
+    __pyx_t_5 = __pyx_v_pos;
+  }
+
+  {
+    __pyx_r = __pyx_t_5;
+  }
+  goto __pyx_L0;
+
+  /* "gametree_cli/formats/scan_skip.py":198
+ *                 return -1
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     def number_end(self, pos: cython.Py_ssize_t) -> cython.Py_ssize_t:
+ *         """Past the number at pos: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][-+]?[0-9]+)?, or -1."""
+*/
+
+  /* function exit code */
   __pyx_L0:;
 
 
 
 
 
+  return __pyx_r;
+}
+
+/* "gametree_cli/formats/scan_skip.py":220
+ *         return -1 if integer and digits > _MAX_DIGITS and not self.lenient else pos
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     @cython.exceptval(check=False)
+ *     def digits_end(self, pos: cython.Py_ssize_t) -> cython.Py_ssize_t:
+*/
+
+static Py_ssize_t __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_digits_end(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_pos) {
+  Py_UCS4 __pyx_v_c;
+  Py_ssize_t __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+
+
+  /* "gametree_cli/formats/scan_skip.py":224
+ *     def digits_end(self, pos: cython.Py_ssize_t) -> cython.Py_ssize_t:
+ *         c: cython.Py_UCS4
+ *         while pos < self.length:             # <<<<<<<<<<<<<<
+ *             c = self.at(pos)
+ *             if not "0" <= c <= "9":
+*/
+  while (1) {
+    __pyx_t_1 = (__pyx_v_pos < __pyx_v_self->length);
+
+
+    if (!__pyx_t_1) break;
+
+    /* "gametree_cli/formats/scan_skip.py":225
+ *         c: cython.Py_UCS4
+ *         while pos < self.length:
+ *             c = self.at(pos)             # <<<<<<<<<<<<<<
+ *             if not "0" <= c <= "9":
+ *                 break
+*/
+    __pyx_v_c = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, __pyx_v_pos);
+
+    /* "gametree_cli/formats/scan_skip.py":226
+ *         while pos < self.length:
+ *             c = self.at(pos)
+ *             if not "0" <= c <= "9":             # <<<<<<<<<<<<<<
+ *                 break
+ *             pos += 1
+*/
+    __pyx_t_1 = (48 <= __pyx_v_c);
+    if (__pyx_t_1) {
+      __pyx_t_1 = (__pyx_v_c <= 57);
+    }
+    __pyx_t_2 = (!__pyx_t_1);
+
+
+    if (__pyx_t_2) {
+
+
+      /* "gametree_cli/formats/scan_skip.py":227
+ *             c = self.at(pos)
+ *             if not "0" <= c <= "9":
+ *                 break             # <<<<<<<<<<<<<<
+ *             pos += 1
+ *         return pos
+*/
+      goto __pyx_L4_break;
+
+      /* "gametree_cli/formats/scan_skip.py":226
+ *         while pos < self.length:
+ *             c = self.at(pos)
+ *             if not "0" <= c <= "9":             # <<<<<<<<<<<<<<
+ *                 break
+ *             pos += 1
+*/
+    }
+
+    /* "gametree_cli/formats/scan_skip.py":228
+ *             if not "0" <= c <= "9":
+ *                 break
+ *             pos += 1             # <<<<<<<<<<<<<<
+ *         return pos
+ * 
+*/
+    __pyx_v_pos = (__pyx_v_pos + 1);
+  }
+  __pyx_L4_break:;
+
+  /* "gametree_cli/formats/scan_skip.py":229
+ *                 break
+ *             pos += 1
+ *         return pos             # <<<<<<<<<<<<<<
+ * 
+ *     @cython.cfunc
+*/
+  {
+
+    __pyx_r = __pyx_v_pos;
+  }
+  goto __pyx_L0;
+
+  /* "gametree_cli/formats/scan_skip.py":220
+ *         return -1 if integer and digits > _MAX_DIGITS and not self.lenient else pos
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     @cython.exceptval(check=False)
+ *     def digits_end(self, pos: cython.Py_ssize_t) -> cython.Py_ssize_t:
+*/
+
+  /* function exit code */
+  __pyx_L0:;
 
 
 
+  return __pyx_r;
+}
 
+/* "gametree_cli/formats/scan_skip.py":231
+ *         return pos
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     def grow(self) -> cython.int:
+ *         """Double the arrays (on their own here: where memoryviews are made, Cython clears them
+*/
 
+static int __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_grow(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self) {
+  int __pyx_r;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  PyObject *__pyx_t_2 = NULL;
+  PyObject *__pyx_t_3 = NULL;
+  PyObject *__pyx_t_4 = NULL;
+  PyObject *__pyx_t_5 = NULL;
+  PyObject *__pyx_t_6 = NULL;
+  PyObject *__pyx_t_7 = NULL;
+  PyObject *__pyx_t_8 = NULL;
+  PyObject *__pyx_t_9 = NULL;
+  PyObject *__pyx_t_10 = NULL;
+  size_t __pyx_t_11;
+  __Pyx_memviewslice __pyx_t_12 = { 0, 0, { 0 }, { 0 }, { 0 } };
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("grow", 0);
 
+  /* "gametree_cli/formats/scan_skip.py":235
+ *         """Double the arrays (on their own here: where memoryviews are made, Cython clears them
+ *         on every call of the function)."""
+ *         self.opened = memoryview(np.concatenate([self.opened, np.zeros(self.opened.shape[0], np.int64)]))             # <<<<<<<<<<<<<<
+ *         self.base = memoryview(np.concatenate([self.base, np.zeros(self.base.shape[0], np.int64)]))
+ *         self.keys = memoryview(np.concatenate([self.keys, np.zeros(self.keys.shape[0], np.int64)]))
+*/
+  __pyx_t_2 = NULL;
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_concatenate); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  __pyx_t_3 = __pyx_memoryview_fromslice(__pyx_v_self->opened, 1, (PyObject *(*)(char *)) __pyx_memview_get_PY_LONG_LONG, (int (*)(char *, PyObject *)) __pyx_memview_set_PY_LONG_LONG, 0);; if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_t_6 = NULL;
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_8);
+  __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+  __pyx_t_7 = PyLong_FromSsize_t((__pyx_v_self->opened.shape[0])); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
+  __Pyx_GetModuleGlobalName(__pyx_t_9, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_9);
+  __pyx_t_10 = __Pyx_PyObject_GetAttrStr(__pyx_t_9, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_10);
+  __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
+  __pyx_t_11 = 1;
+  #if CYTHON_UNPACK_METHODS
+  if (unlikely(PyMethod_Check(__pyx_t_8))) {
+    __pyx_t_6 = PyMethod_GET_SELF(__pyx_t_8);
+    assert(__pyx_t_6);
+    PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_8);
+    __Pyx_INCREF(__pyx_t_6);
+    __Pyx_INCREF(__pyx__function);
+    __Pyx_DECREF_SET(__pyx_t_8, __pyx__function);
+    __pyx_t_11 = 0;
+  }
+  #endif
+  {
+    PyObject *__pyx_callargs[3] = {__pyx_t_6, __pyx_t_7, __pyx_t_10};
+    __pyx_t_5 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_8, __pyx_callargs+__pyx_t_11, (3-__pyx_t_11) | (__pyx_t_11*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+    __Pyx_XDECREF(__pyx_t_6); __pyx_t_6 = 0;
+    __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+    __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
+    __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
+    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 235, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+  }
+  __pyx_t_8 = PyList_New(2); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_8);
+  __Pyx_GIVEREF(__pyx_t_3);
+  if (__Pyx_PyList_SET_ITEM(__pyx_t_8, 0, __pyx_t_3) != (0)) __PYX_ERR(0, 235, __pyx_L1_error);
+  __Pyx_GIVEREF(__pyx_t_5);
+  if (__Pyx_PyList_SET_ITEM(__pyx_t_8, 1, __pyx_t_5) != (0)) __PYX_ERR(0, 235, __pyx_L1_error);
+  __pyx_t_3 = 0;
+  __pyx_t_5 = 0;
+  __pyx_t_11 = 1;
+  #if CYTHON_UNPACK_METHODS
+  if (unlikely(PyMethod_Check(__pyx_t_4))) {
+    __pyx_t_2 = PyMethod_GET_SELF(__pyx_t_4);
+    assert(__pyx_t_2);
+    PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_4);
+    __Pyx_INCREF(__pyx_t_2);
+    __Pyx_INCREF(__pyx__function);
+    __Pyx_DECREF_SET(__pyx_t_4, __pyx__function);
+    __pyx_t_11 = 0;
+  }
+  #endif
+  {
+    PyObject *__pyx_callargs[2] = {__pyx_t_2, __pyx_t_8};
+    __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_4, __pyx_callargs+__pyx_t_11, (2-__pyx_t_11) | (__pyx_t_11*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+    __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
+    __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
+    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 235, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+  }
+  __pyx_t_4 = PyMemoryView_FromObject(__pyx_t_1); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  __pyx_t_12 = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(__pyx_t_4, PyBUF_WRITABLE); if (unlikely(!__pyx_t_12.memview)) __PYX_ERR(0, 235, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->opened, 0);
+  __pyx_v_self->opened = __pyx_t_12;
+  __pyx_t_12.memview = NULL;
+  __pyx_t_12.data = NULL;
 
+  /* "gametree_cli/formats/scan_skip.py":236
+ *         on every call of the function)."""
+ *         self.opened = memoryview(np.concatenate([self.opened, np.zeros(self.opened.shape[0], np.int64)]))
+ *         self.base = memoryview(np.concatenate([self.base, np.zeros(self.base.shape[0], np.int64)]))             # <<<<<<<<<<<<<<
+ *         self.keys = memoryview(np.concatenate([self.keys, np.zeros(self.keys.shape[0], np.int64)]))
+ *         return 0
+*/
+  __pyx_t_1 = NULL;
+  __Pyx_GetModuleGlobalName(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 236, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_8);
+  __pyx_t_2 = __Pyx_PyObject_GetAttrStr(__pyx_t_8, __pyx_mstate_global->__pyx_n_u_concatenate); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 236, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
+  __pyx_t_8 = __pyx_memoryview_fromslice(__pyx_v_self->base, 1, (PyObject *(*)(char *)) __pyx_memview_get_PY_LONG_LONG, (int (*)(char *, PyObject *)) __pyx_memview_set_PY_LONG_LONG, 0);; if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 236, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_8);
+  __pyx_t_3 = NULL;
+  __Pyx_GetModuleGlobalName(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 236, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_10);
+  __pyx_t_7 = __Pyx_PyObject_GetAttrStr(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 236, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
+  __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
+  __pyx_t_10 = PyLong_FromSsize_t((__pyx_v_self->base.shape[0])); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 236, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_10);
+  __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 236, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_6);
+  __pyx_t_9 = __Pyx_PyObject_GetAttrStr(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 236, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_9);
+  __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+  __pyx_t_11 = 1;
+  #if CYTHON_UNPACK_METHODS
+  if (unlikely(PyMethod_Check(__pyx_t_7))) {
+    __pyx_t_3 = PyMethod_GET_SELF(__pyx_t_7);
+    assert(__pyx_t_3);
+    PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_7);
+    __Pyx_INCREF(__pyx_t_3);
+    __Pyx_INCREF(__pyx__function);
+    __Pyx_DECREF_SET(__pyx_t_7, __pyx__function);
+    __pyx_t_11 = 0;
+  }
+  #endif
+  {
+    PyObject *__pyx_callargs[3] = {__pyx_t_3, __pyx_t_10, __pyx_t_9};
+    __pyx_t_5 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_7, __pyx_callargs+__pyx_t_11, (3-__pyx_t_11) | (__pyx_t_11*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+    __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
+    __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
+    __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
+    __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 236, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+  }
+  __pyx_t_7 = PyList_New(2); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 236, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
+  __Pyx_GIVEREF(__pyx_t_8);
+  if (__Pyx_PyList_SET_ITEM(__pyx_t_7, 0, __pyx_t_8) != (0)) __PYX_ERR(0, 236, __pyx_L1_error);
+  __Pyx_GIVEREF(__pyx_t_5);
+  if (__Pyx_PyList_SET_ITEM(__pyx_t_7, 1, __pyx_t_5) != (0)) __PYX_ERR(0, 236, __pyx_L1_error);
+  __pyx_t_8 = 0;
+  __pyx_t_5 = 0;
+  __pyx_t_11 = 1;
+  #if CYTHON_UNPACK_METHODS
+  if (unlikely(PyMethod_Check(__pyx_t_2))) {
+    __pyx_t_1 = PyMethod_GET_SELF(__pyx_t_2);
+    assert(__pyx_t_1);
+    PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_2);
+    __Pyx_INCREF(__pyx_t_1);
+    __Pyx_INCREF(__pyx__function);
+    __Pyx_DECREF_SET(__pyx_t_2, __pyx__function);
+    __pyx_t_11 = 0;
+  }
+  #endif
+  {
+    PyObject *__pyx_callargs[2] = {__pyx_t_1, __pyx_t_7};
+    __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_2, __pyx_callargs+__pyx_t_11, (2-__pyx_t_11) | (__pyx_t_11*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+    __Pyx_XDECREF(__pyx_t_1); __pyx_t_1 = 0;
+    __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+    __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 236, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_4);
+  }
+  __pyx_t_2 = PyMemoryView_FromObject(__pyx_t_4); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 236, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+  __pyx_t_12 = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(__pyx_t_2, PyBUF_WRITABLE); if (unlikely(!__pyx_t_12.memview)) __PYX_ERR(0, 236, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->base, 0);
+  __pyx_v_self->base = __pyx_t_12;
+  __pyx_t_12.memview = NULL;
+  __pyx_t_12.data = NULL;
 
+  /* "gametree_cli/formats/scan_skip.py":237
+ *         self.opened = memoryview(np.concatenate([self.opened, np.zeros(self.opened.shape[0], np.int64)]))
+ *         self.base = memoryview(np.concatenate([self.base, np.zeros(self.base.shape[0], np.int64)]))
+ *         self.keys = memoryview(np.concatenate([self.keys, np.zeros(self.keys.shape[0], np.int64)]))             # <<<<<<<<<<<<<<
+ *         return 0
+ * 
+*/
+  __pyx_t_4 = NULL;
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 237, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
+  __pyx_t_1 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_concatenate); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 237, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
+  __pyx_t_7 = __pyx_memoryview_fromslice(__pyx_v_self->keys, 1, (PyObject *(*)(char *)) __pyx_memview_get_PY_LONG_LONG, (int (*)(char *, PyObject *)) __pyx_memview_set_PY_LONG_LONG, 0);; if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 237, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_7);
+  __pyx_t_8 = NULL;
+  __Pyx_GetModuleGlobalName(__pyx_t_9, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 237, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_9);
+  __pyx_t_10 = __Pyx_PyObject_GetAttrStr(__pyx_t_9, __pyx_mstate_global->__pyx_n_u_zeros); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 237, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_10);
+  __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
+  __pyx_t_9 = PyLong_FromSsize_t((__pyx_v_self->keys.shape[0])); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 237, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_9);
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_np); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 237, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_3);
+  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_int64); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 237, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_6);
+  __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+  __pyx_t_11 = 1;
+  #if CYTHON_UNPACK_METHODS
+  if (unlikely(PyMethod_Check(__pyx_t_10))) {
+    __pyx_t_8 = PyMethod_GET_SELF(__pyx_t_10);
+    assert(__pyx_t_8);
+    PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_10);
+    __Pyx_INCREF(__pyx_t_8);
+    __Pyx_INCREF(__pyx__function);
+    __Pyx_DECREF_SET(__pyx_t_10, __pyx__function);
+    __pyx_t_11 = 0;
+  }
+  #endif
+  {
+    PyObject *__pyx_callargs[3] = {__pyx_t_8, __pyx_t_9, __pyx_t_6};
+    __pyx_t_5 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_10, __pyx_callargs+__pyx_t_11, (3-__pyx_t_11) | (__pyx_t_11*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+    __Pyx_XDECREF(__pyx_t_8); __pyx_t_8 = 0;
+    __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
+    __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
+    __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
+    if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 237, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+  }
+  __pyx_t_10 = PyList_New(2); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 237, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_10);
+  __Pyx_GIVEREF(__pyx_t_7);
+  if (__Pyx_PyList_SET_ITEM(__pyx_t_10, 0, __pyx_t_7) != (0)) __PYX_ERR(0, 237, __pyx_L1_error);
+  __Pyx_GIVEREF(__pyx_t_5);
+  if (__Pyx_PyList_SET_ITEM(__pyx_t_10, 1, __pyx_t_5) != (0)) __PYX_ERR(0, 237, __pyx_L1_error);
+  __pyx_t_7 = 0;
+  __pyx_t_5 = 0;
+  __pyx_t_11 = 1;
+  #if CYTHON_UNPACK_METHODS
+  if (unlikely(PyMethod_Check(__pyx_t_1))) {
+    __pyx_t_4 = PyMethod_GET_SELF(__pyx_t_1);
+    assert(__pyx_t_4);
+    PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_1);
+    __Pyx_INCREF(__pyx_t_4);
+    __Pyx_INCREF(__pyx__function);
+    __Pyx_DECREF_SET(__pyx_t_1, __pyx__function);
+    __pyx_t_11 = 0;
+  }
+  #endif
+  {
+    PyObject *__pyx_callargs[2] = {__pyx_t_4, __pyx_t_10};
+    __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_1, __pyx_callargs+__pyx_t_11, (2-__pyx_t_11) | (__pyx_t_11*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+    __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
+    __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+    if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 237, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_2);
+  }
+  __pyx_t_1 = PyMemoryView_FromObject(__pyx_t_2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 237, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_1);
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
+  __pyx_t_12 = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_12.memview)) __PYX_ERR(0, 237, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v_self->keys, 0);
+  __pyx_v_self->keys = __pyx_t_12;
+  __pyx_t_12.memview = NULL;
+  __pyx_t_12.data = NULL;
 
-  __Pyx_XDECREF((PyObject *)__pyx_v_out);
-  __Pyx_XDECREF(__pyx_v_frames);
-  __Pyx_XDECREF((PyObject *)__pyx_v_f);
-  __Pyx_XGIVEREF(__pyx_r);
+  /* "gametree_cli/formats/scan_skip.py":238
+ *         self.base = memoryview(np.concatenate([self.base, np.zeros(self.base.shape[0], np.int64)]))
+ *         self.keys = memoryview(np.concatenate([self.keys, np.zeros(self.keys.shape[0], np.int64)]))
+ *         return 0             # <<<<<<<<<<<<<<
+ * 
+ *     @cython.cfunc
+*/
+  {
+
+    __pyx_r = 0;
+  }
+  goto __pyx_L0;
+
+  /* "gametree_cli/formats/scan_skip.py":231
+ *         return pos
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     def grow(self) -> cython.int:
+ *         """Double the arrays (on their own here: where memoryviews are made, Cython clears them
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_XDECREF(__pyx_t_6);
+  __Pyx_XDECREF(__pyx_t_7);
+  __Pyx_XDECREF(__pyx_t_8);
+  __Pyx_XDECREF(__pyx_t_9);
+  __Pyx_XDECREF(__pyx_t_10);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_t_12, 1);
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.Skipper.grow", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = 0;
+  __pyx_L0:;
+
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-/* "(tree fragment)":4
- *     int __Pyx_CheckUnpickleChecksum(long, long, long, long, const char*) except -1
- *     int __Pyx_UpdateUnpickledDict(object, object, Py_ssize_t) except -1
- * def __pyx_unpickle_Frame(__pyx_type, long __pyx_checksum, tuple __pyx_state):             # <<<<<<<<<<<<<<
- *     cdef object __pyx_result
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0xea0e52a, 0xcaf1b05, 0x8ea46be, b'depth, entry, node, own, position, rival, sign, slot, v')
+/* "gametree_cli/formats/scan_skip.py":240
+ *         return 0
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     def new_key(self, start: cython.Py_ssize_t, end: cython.Py_ssize_t, low: cython.Py_ssize_t,
+ *                 n_keys: cython.Py_ssize_t) -> cython.bint:
+*/
+
+static int __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_new_key(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_start, Py_ssize_t __pyx_v_end, Py_ssize_t __pyx_v_low, Py_ssize_t __pyx_v_n_keys) {
+  Py_ssize_t __pyx_v_i;
+  Py_ssize_t __pyx_v_j;
+  int __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  Py_ssize_t __pyx_t_3;
+  Py_ssize_t __pyx_t_4;
+  Py_ssize_t __pyx_t_5;
+  Py_ssize_t __pyx_t_6;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+
+  /* "gametree_cli/formats/scan_skip.py":245
+ *         """Keep the key text[start:end] of the innermost object (its keys from ``low``); False:
+ *         it was given before there, or json.loads must judge (escapes, too many keys)."""
+ *         if self.escaped or n_keys - low >= 2 * _KEYS:             # <<<<<<<<<<<<<<
+ *             return False
+ *         i: cython.Py_ssize_t
+*/
+  if (!__pyx_v_self->escaped) {
+  } else {
+
+    __pyx_t_1 = __pyx_v_self->escaped;
+    goto __pyx_L4_bool_binop_done;
+  }
+  __pyx_t_2 = ((__pyx_v_n_keys - __pyx_v_low) >= (2 * __pyx_v_12gametree_cli_7formats_9scan_skip__KEYS));
+
+
+  __pyx_t_1 = __pyx_t_2;
+
+  __pyx_L4_bool_binop_done:;
+  if (__pyx_t_1) {
+
+
+    /* "gametree_cli/formats/scan_skip.py":246
+ *         it was given before there, or json.loads must judge (escapes, too many keys)."""
+ *         if self.escaped or n_keys - low >= 2 * _KEYS:
+ *             return False             # <<<<<<<<<<<<<<
+ *         i: cython.Py_ssize_t
+ *         j: cython.Py_ssize_t
+*/
+    {
+
+      __pyx_r = 0;
+    }
+    goto __pyx_L0;
+
+    /* "gametree_cli/formats/scan_skip.py":245
+ *         """Keep the key text[start:end] of the innermost object (its keys from ``low``); False:
+ *         it was given before there, or json.loads must judge (escapes, too many keys)."""
+ *         if self.escaped or n_keys - low >= 2 * _KEYS:             # <<<<<<<<<<<<<<
+ *             return False
+ *         i: cython.Py_ssize_t
+*/
+  }
+
+  /* "gametree_cli/formats/scan_skip.py":249
+ *         i: cython.Py_ssize_t
+ *         j: cython.Py_ssize_t
+ *         for i in range(low, n_keys, 2):             # <<<<<<<<<<<<<<
+ *             if self.keys[i + 1] == end - start:
+ *                 j = 0
+*/
+
+  __pyx_t_3 = __pyx_v_n_keys;
+  __pyx_t_4 = __pyx_t_3;
+
+  for (__pyx_t_5 = __pyx_v_low; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=2) {
+    __pyx_v_i = __pyx_t_5;
+
+    /* "gametree_cli/formats/scan_skip.py":250
+ *         j: cython.Py_ssize_t
+ *         for i in range(low, n_keys, 2):
+ *             if self.keys[i + 1] == end - start:             # <<<<<<<<<<<<<<
+ *                 j = 0
+ *                 while j < end - start and self.at(self.keys[i] + j) == self.at(start + j):
+*/
+    __pyx_t_6 = (__pyx_v_i + 1);
+    __pyx_t_1 = ((*((PY_LONG_LONG *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG *) __pyx_v_self->keys.data) + __pyx_t_6)) ))) == (__pyx_v_end - __pyx_v_start));
+
+    if (__pyx_t_1) {
+
+
+      /* "gametree_cli/formats/scan_skip.py":251
+ *         for i in range(low, n_keys, 2):
+ *             if self.keys[i + 1] == end - start:
+ *                 j = 0             # <<<<<<<<<<<<<<
+ *                 while j < end - start and self.at(self.keys[i] + j) == self.at(start + j):
+ *                     j += 1
+*/
+      __pyx_v_j = 0;
+
+      /* "gametree_cli/formats/scan_skip.py":252
+ *             if self.keys[i + 1] == end - start:
+ *                 j = 0
+ *                 while j < end - start and self.at(self.keys[i] + j) == self.at(start + j):             # <<<<<<<<<<<<<<
+ *                     j += 1
+ *                 if j == end - start:
+*/
+      while (1) {
+        __pyx_t_2 = (__pyx_v_j < (__pyx_v_end - __pyx_v_start));
+
+        if (__pyx_t_2) {
+
+        } else {
+
+          __pyx_t_1 = __pyx_t_2;
+
+          goto __pyx_L11_bool_binop_done;
+        }
+        __pyx_t_6 = __pyx_v_i;
+        __pyx_t_2 = (__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, ((*((PY_LONG_LONG *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG *) __pyx_v_self->keys.data) + __pyx_t_6)) ))) + __pyx_v_j)) == __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, (__pyx_v_start + __pyx_v_j)));
+
+
+        __pyx_t_1 = __pyx_t_2;
+
+        __pyx_L11_bool_binop_done:;
+
+        if (!__pyx_t_1) break;
+
+        /* "gametree_cli/formats/scan_skip.py":253
+ *                 j = 0
+ *                 while j < end - start and self.at(self.keys[i] + j) == self.at(start + j):
+ *                     j += 1             # <<<<<<<<<<<<<<
+ *                 if j == end - start:
+ *                     return False
+*/
+        __pyx_v_j = (__pyx_v_j + 1);
+      }
+
+      /* "gametree_cli/formats/scan_skip.py":254
+ *                 while j < end - start and self.at(self.keys[i] + j) == self.at(start + j):
+ *                     j += 1
+ *                 if j == end - start:             # <<<<<<<<<<<<<<
+ *                     return False
+ *         if n_keys + 2 > self.keys.shape[0]:
+*/
+      __pyx_t_1 = (__pyx_v_j == (__pyx_v_end - __pyx_v_start));
+
+      if (__pyx_t_1) {
+
+
+        /* "gametree_cli/formats/scan_skip.py":255
+ *                     j += 1
+ *                 if j == end - start:
+ *                     return False             # <<<<<<<<<<<<<<
+ *         if n_keys + 2 > self.keys.shape[0]:
+ *             self.grow()
+*/
+        {
+
+          __pyx_r = 0;
+        }
+        goto __pyx_L0;
+
+        /* "gametree_cli/formats/scan_skip.py":254
+ *                 while j < end - start and self.at(self.keys[i] + j) == self.at(start + j):
+ *                     j += 1
+ *                 if j == end - start:             # <<<<<<<<<<<<<<
+ *                     return False
+ *         if n_keys + 2 > self.keys.shape[0]:
+*/
+      }
+
+      /* "gametree_cli/formats/scan_skip.py":250
+ *         j: cython.Py_ssize_t
+ *         for i in range(low, n_keys, 2):
+ *             if self.keys[i + 1] == end - start:             # <<<<<<<<<<<<<<
+ *                 j = 0
+ *                 while j < end - start and self.at(self.keys[i] + j) == self.at(start + j):
+*/
+    }
+  }
+
+
+  /* "gametree_cli/formats/scan_skip.py":256
+ *                 if j == end - start:
+ *                     return False
+ *         if n_keys + 2 > self.keys.shape[0]:             # <<<<<<<<<<<<<<
+ *             self.grow()
+ *         self.keys[n_keys], self.keys[n_keys + 1] = start, end - start
+*/
+  __pyx_t_1 = ((__pyx_v_n_keys + 2) > (__pyx_v_self->keys.shape[0]));
+
+  if (__pyx_t_1) {
+
+
+    /* "gametree_cli/formats/scan_skip.py":257
+ *                     return False
+ *         if n_keys + 2 > self.keys.shape[0]:
+ *             self.grow()             # <<<<<<<<<<<<<<
+ *         self.keys[n_keys], self.keys[n_keys + 1] = start, end - start
+ *         return True
+*/
+    __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_grow(__pyx_v_self); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 257, __pyx_L1_error)
+
+    /* "gametree_cli/formats/scan_skip.py":256
+ *                 if j == end - start:
+ *                     return False
+ *         if n_keys + 2 > self.keys.shape[0]:             # <<<<<<<<<<<<<<
+ *             self.grow()
+ *         self.keys[n_keys], self.keys[n_keys + 1] = start, end - start
+*/
+  }
+
+  /* "gametree_cli/formats/scan_skip.py":258
+ *         if n_keys + 2 > self.keys.shape[0]:
+ *             self.grow()
+ *         self.keys[n_keys], self.keys[n_keys + 1] = start, end - start             # <<<<<<<<<<<<<<
+ *         return True
+ * 
+*/
+  __pyx_t_3 = __pyx_v_start;
+
+  __pyx_t_4 = (__pyx_v_end - __pyx_v_start);
+
+  __pyx_t_6 = __pyx_v_n_keys;
+  *((PY_LONG_LONG *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG *) __pyx_v_self->keys.data) + __pyx_t_6)) )) = __pyx_t_3;
+
+  __pyx_t_6 = (__pyx_v_n_keys + 1);
+  *((PY_LONG_LONG *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG *) __pyx_v_self->keys.data) + __pyx_t_6)) )) = __pyx_t_4;
+
+
+  /* "gametree_cli/formats/scan_skip.py":259
+ *             self.grow()
+ *         self.keys[n_keys], self.keys[n_keys + 1] = start, end - start
+ *         return True             # <<<<<<<<<<<<<<
+ * 
+ *     @cython.locals(depth=cython.Py_ssize_t, n_keys=cython.Py_ssize_t, state=cython.int, c=cython.Py_UCS4,
+*/
+  {
+
+    __pyx_r = 1;
+  }
+  goto __pyx_L0;
+
+  /* "gametree_cli/formats/scan_skip.py":240
+ *         return 0
+ * 
+ *     @cython.cfunc             # <<<<<<<<<<<<<<
+ *     def new_key(self, start: cython.Py_ssize_t, end: cython.Py_ssize_t, low: cython.Py_ssize_t,
+ *                 n_keys: cython.Py_ssize_t) -> cython.bint:
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.Skipper.new_key", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = 0;
+  __pyx_L0:;
+
+
+
+  return __pyx_r;
+}
+
+/* "gametree_cli/formats/scan_skip.py":261
+ *         return True
+ * 
+ *     @cython.locals(depth=cython.Py_ssize_t, n_keys=cython.Py_ssize_t, state=cython.int, c=cython.Py_UCS4,             # <<<<<<<<<<<<<<
+ *                    start=cython.Py_ssize_t)
+ *     @cython.cfunc
+*/
+
+static Py_ssize_t __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_value_end(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, Py_ssize_t __pyx_v_pos) {
+  Py_ssize_t __pyx_v_depth;
+  Py_ssize_t __pyx_v_n_keys;
+  int __pyx_v_state;
+  Py_UCS4 __pyx_v_c;
+  Py_ssize_t __pyx_v_start;
+  PyObject *__pyx_v_word = NULL;
+  Py_ssize_t __pyx_r;
+  __Pyx_RefNannyDeclarations
+  int __pyx_t_1;
+  int __pyx_t_2;
+  Py_ssize_t __pyx_t_3;
+  Py_ssize_t __pyx_t_4;
+  int __pyx_t_5;
+  Py_ssize_t __pyx_t_6;
+  long __pyx_t_7;
+  int __pyx_t_8;
+  PyObject *__pyx_t_9 = NULL;
+  PyObject *__pyx_t_10 = NULL;
+  PyObject *__pyx_t_11 = NULL;
+  PyObject *__pyx_t_12 = NULL;
+  int __pyx_t_13;
+  PyObject *__pyx_t_14 = NULL;
+  int __pyx_t_15;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("value_end", 0);
+
+
+  /* "gametree_cli/formats/scan_skip.py":266
+ *     def value_end(self, pos: cython.Py_ssize_t) -> cython.Py_ssize_t:
+ *         """Past the value at pos, or -1."""
+ *         if pos < 0 or pos > self.length:             # <<<<<<<<<<<<<<
+ *             return -1
+ *         depth, n_keys, state = 0, 0, _VALUE
+*/
+  __pyx_t_2 = (__pyx_v_pos < 0);
+
+  if (!__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L4_bool_binop_done;
+  }
+  __pyx_t_2 = (__pyx_v_pos > __pyx_v_self->length);
+
+
+  __pyx_t_1 = __pyx_t_2;
+
+  __pyx_L4_bool_binop_done:;
+  if (__pyx_t_1) {
+
+
+    /* "gametree_cli/formats/scan_skip.py":267
+ *         """Past the value at pos, or -1."""
+ *         if pos < 0 or pos > self.length:
+ *             return -1             # <<<<<<<<<<<<<<
+ *         depth, n_keys, state = 0, 0, _VALUE
+ *         while True:
+*/
+    {
+
+      __pyx_r = -1L;
+    }
+    goto __pyx_L0;
+
+    /* "gametree_cli/formats/scan_skip.py":266
+ *     def value_end(self, pos: cython.Py_ssize_t) -> cython.Py_ssize_t:
+ *         """Past the value at pos, or -1."""
+ *         if pos < 0 or pos > self.length:             # <<<<<<<<<<<<<<
+ *             return -1
+ *         depth, n_keys, state = 0, 0, _VALUE
+*/
+  }
+
+  /* "gametree_cli/formats/scan_skip.py":268
+ *         if pos < 0 or pos > self.length:
+ *             return -1
+ *         depth, n_keys, state = 0, 0, _VALUE             # <<<<<<<<<<<<<<
+ *         while True:
+ *             if state == _AFTER:  # a value ended at pos
+*/
+  __pyx_t_3 = 0;
+
+  __pyx_t_4 = 0;
+
+  __pyx_t_5 = __pyx_v_12gametree_cli_7formats_9scan_skip__VALUE;
+
+  __pyx_v_depth = __pyx_t_3;
+  __pyx_v_n_keys = __pyx_t_4;
+  __pyx_v_state = __pyx_t_5;
+
+  /* "gametree_cli/formats/scan_skip.py":269
+ *             return -1
+ *         depth, n_keys, state = 0, 0, _VALUE
+ *         while True:             # <<<<<<<<<<<<<<
+ *             if state == _AFTER:  # a value ended at pos
+ *                 if depth == 0:
+*/
+  while (1) {
+
+    /* "gametree_cli/formats/scan_skip.py":270
+ *         depth, n_keys, state = 0, 0, _VALUE
+ *         while True:
+ *             if state == _AFTER:  # a value ended at pos             # <<<<<<<<<<<<<<
+ *                 if depth == 0:
+ *                     return pos
+*/
+    __pyx_t_1 = (__pyx_v_state == __pyx_v_12gametree_cli_7formats_9scan_skip__AFTER);
+
+    if (__pyx_t_1) {
+
+
+      /* "gametree_cli/formats/scan_skip.py":271
+ *         while True:
+ *             if state == _AFTER:  # a value ended at pos
+ *                 if depth == 0:             # <<<<<<<<<<<<<<
+ *                     return pos
+ *                 pos = self.space(pos)
+*/
+      __pyx_t_1 = (__pyx_v_depth == 0);
+
+      if (__pyx_t_1) {
+
+
+        /* "gametree_cli/formats/scan_skip.py":272
+ *             if state == _AFTER:  # a value ended at pos
+ *                 if depth == 0:
+ *                     return pos             # <<<<<<<<<<<<<<
+ *                 pos = self.space(pos)
+ *                 if pos >= self.length:
+*/
+        {
+
+          __pyx_r = __pyx_v_pos;
+        }
+        goto __pyx_L0;
+
+        /* "gametree_cli/formats/scan_skip.py":271
+ *         while True:
+ *             if state == _AFTER:  # a value ended at pos
+ *                 if depth == 0:             # <<<<<<<<<<<<<<
+ *                     return pos
+ *                 pos = self.space(pos)
+*/
+      }
+
+      /* "gametree_cli/formats/scan_skip.py":273
+ *                 if depth == 0:
+ *                     return pos
+ *                 pos = self.space(pos)             # <<<<<<<<<<<<<<
+ *                 if pos >= self.length:
+ *                     return -1
+*/
+      __pyx_v_pos = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_space(__pyx_v_self, __pyx_v_pos);
+
+      /* "gametree_cli/formats/scan_skip.py":274
+ *                     return pos
+ *                 pos = self.space(pos)
+ *                 if pos >= self.length:             # <<<<<<<<<<<<<<
+ *                     return -1
+ *                 c = self.at(pos)
+*/
+      __pyx_t_1 = (__pyx_v_pos >= __pyx_v_self->length);
+
+      if (__pyx_t_1) {
+
+
+        /* "gametree_cli/formats/scan_skip.py":275
+ *                 pos = self.space(pos)
+ *                 if pos >= self.length:
+ *                     return -1             # <<<<<<<<<<<<<<
+ *                 c = self.at(pos)
+ *                 pos += 1
+*/
+        {
+
+          __pyx_r = -1L;
+        }
+        goto __pyx_L0;
+
+        /* "gametree_cli/formats/scan_skip.py":274
+ *                     return pos
+ *                 pos = self.space(pos)
+ *                 if pos >= self.length:             # <<<<<<<<<<<<<<
+ *                     return -1
+ *                 c = self.at(pos)
+*/
+      }
+
+      /* "gametree_cli/formats/scan_skip.py":276
+ *                 if pos >= self.length:
+ *                     return -1
+ *                 c = self.at(pos)             # <<<<<<<<<<<<<<
+ *                 pos += 1
+ *                 if c == ",":
+*/
+      __pyx_v_c = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, __pyx_v_pos);
+
+      /* "gametree_cli/formats/scan_skip.py":277
+ *                     return -1
+ *                 c = self.at(pos)
+ *                 pos += 1             # <<<<<<<<<<<<<<
+ *                 if c == ",":
+ *                     state = _KEY if self.opened[depth - 1] == 123 else _VALUE
+*/
+      __pyx_v_pos = (__pyx_v_pos + 1);
+
+      /* "gametree_cli/formats/scan_skip.py":278
+ *                 c = self.at(pos)
+ *                 pos += 1
+ *                 if c == ",":             # <<<<<<<<<<<<<<
+ *                     state = _KEY if self.opened[depth - 1] == 123 else _VALUE
+ *                     continue
+*/
+      __pyx_t_1 = (__pyx_v_c == 44);
+
+      if (__pyx_t_1) {
+
+
+        /* "gametree_cli/formats/scan_skip.py":279
+ *                 pos += 1
+ *                 if c == ",":
+ *                     state = _KEY if self.opened[depth - 1] == 123 else _VALUE             # <<<<<<<<<<<<<<
+ *                     continue
+ *                 if c != "]" and c != "}" or (c == "]") != (self.opened[depth - 1] == 91):
+*/
+        __pyx_t_6 = (__pyx_v_depth - 1);
+        __pyx_t_1 = ((*((PY_LONG_LONG *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG *) __pyx_v_self->opened.data) + __pyx_t_6)) ))) == 0x7B);
+
+        if (__pyx_t_1) {
+
+          __pyx_t_5 = __pyx_v_12gametree_cli_7formats_9scan_skip__KEY;
+        } else {
+
+          __pyx_t_5 = __pyx_v_12gametree_cli_7formats_9scan_skip__VALUE;
+        }
+
+        __pyx_v_state = __pyx_t_5;
+
+        /* "gametree_cli/formats/scan_skip.py":280
+ *                 if c == ",":
+ *                     state = _KEY if self.opened[depth - 1] == 123 else _VALUE
+ *                     continue             # <<<<<<<<<<<<<<
+ *                 if c != "]" and c != "}" or (c == "]") != (self.opened[depth - 1] == 91):
+ *                     return -1
+*/
+        goto __pyx_L6_continue;
+
+        /* "gametree_cli/formats/scan_skip.py":278
+ *                 c = self.at(pos)
+ *                 pos += 1
+ *                 if c == ",":             # <<<<<<<<<<<<<<
+ *                     state = _KEY if self.opened[depth - 1] == 123 else _VALUE
+ *                     continue
+*/
+      }
+
+      /* "gametree_cli/formats/scan_skip.py":281
+ *                     state = _KEY if self.opened[depth - 1] == 123 else _VALUE
+ *                     continue
+ *                 if c != "]" and c != "}" or (c == "]") != (self.opened[depth - 1] == 91):             # <<<<<<<<<<<<<<
+ *                     return -1
+ *                 depth -= 1
+*/
+      switch (__pyx_v_c) {
+        case 93:
+        case 0x7D:
+        __pyx_t_2 = 0;
+        break;
+        default:
+        __pyx_t_2 = 1;
+        break;
+      }
+      if (!__pyx_t_2) {
+
+      } else {
+
+        __pyx_t_1 = __pyx_t_2;
+
+        goto __pyx_L13_bool_binop_done;
+      }
+      __pyx_t_6 = (__pyx_v_depth - 1);
+      __pyx_t_2 = ((__pyx_v_c == 93) != ((*((PY_LONG_LONG *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG *) __pyx_v_self->opened.data) + __pyx_t_6)) ))) == 91));
+
+
+      __pyx_t_1 = __pyx_t_2;
+
+      __pyx_L13_bool_binop_done:;
+      if (__pyx_t_1) {
+
+
+        /* "gametree_cli/formats/scan_skip.py":282
+ *                     continue
+ *                 if c != "]" and c != "}" or (c == "]") != (self.opened[depth - 1] == 91):
+ *                     return -1             # <<<<<<<<<<<<<<
+ *                 depth -= 1
+ *                 n_keys = self.base[depth]  # its keys are done with
+*/
+        {
+
+          __pyx_r = -1L;
+        }
+        goto __pyx_L0;
+
+        /* "gametree_cli/formats/scan_skip.py":281
+ *                     state = _KEY if self.opened[depth - 1] == 123 else _VALUE
+ *                     continue
+ *                 if c != "]" and c != "}" or (c == "]") != (self.opened[depth - 1] == 91):             # <<<<<<<<<<<<<<
+ *                     return -1
+ *                 depth -= 1
+*/
+      }
+
+      /* "gametree_cli/formats/scan_skip.py":283
+ *                 if c != "]" and c != "}" or (c == "]") != (self.opened[depth - 1] == 91):
+ *                     return -1
+ *                 depth -= 1             # <<<<<<<<<<<<<<
+ *                 n_keys = self.base[depth]  # its keys are done with
+ *                 continue
+*/
+      __pyx_v_depth = (__pyx_v_depth - 1);
+
+      /* "gametree_cli/formats/scan_skip.py":284
+ *                     return -1
+ *                 depth -= 1
+ *                 n_keys = self.base[depth]  # its keys are done with             # <<<<<<<<<<<<<<
+ *                 continue
+ *             pos = self.space(pos)
+*/
+      __pyx_t_6 = __pyx_v_depth;
+      __pyx_v_n_keys = (*((PY_LONG_LONG *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG *) __pyx_v_self->base.data) + __pyx_t_6)) )));
+
+      /* "gametree_cli/formats/scan_skip.py":285
+ *                 depth -= 1
+ *                 n_keys = self.base[depth]  # its keys are done with
+ *                 continue             # <<<<<<<<<<<<<<
+ *             pos = self.space(pos)
+ *             if pos >= self.length:
+*/
+      goto __pyx_L6_continue;
+
+      /* "gametree_cli/formats/scan_skip.py":270
+ *         depth, n_keys, state = 0, 0, _VALUE
+ *         while True:
+ *             if state == _AFTER:  # a value ended at pos             # <<<<<<<<<<<<<<
+ *                 if depth == 0:
+ *                     return pos
+*/
+    }
+
+    /* "gametree_cli/formats/scan_skip.py":286
+ *                 n_keys = self.base[depth]  # its keys are done with
+ *                 continue
+ *             pos = self.space(pos)             # <<<<<<<<<<<<<<
+ *             if pos >= self.length:
+ *                 return -1
+*/
+    __pyx_v_pos = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_space(__pyx_v_self, __pyx_v_pos);
+
+    /* "gametree_cli/formats/scan_skip.py":287
+ *                 continue
+ *             pos = self.space(pos)
+ *             if pos >= self.length:             # <<<<<<<<<<<<<<
+ *                 return -1
+ *             c = self.at(pos)
+*/
+    __pyx_t_1 = (__pyx_v_pos >= __pyx_v_self->length);
+
+    if (__pyx_t_1) {
+
+
+      /* "gametree_cli/formats/scan_skip.py":288
+ *             pos = self.space(pos)
+ *             if pos >= self.length:
+ *                 return -1             # <<<<<<<<<<<<<<
+ *             c = self.at(pos)
+ *             if state == _KEY:  # "key" : value
+*/
+      {
+
+        __pyx_r = -1L;
+      }
+      goto __pyx_L0;
+
+      /* "gametree_cli/formats/scan_skip.py":287
+ *                 continue
+ *             pos = self.space(pos)
+ *             if pos >= self.length:             # <<<<<<<<<<<<<<
+ *                 return -1
+ *             c = self.at(pos)
+*/
+    }
+
+    /* "gametree_cli/formats/scan_skip.py":289
+ *             if pos >= self.length:
+ *                 return -1
+ *             c = self.at(pos)             # <<<<<<<<<<<<<<
+ *             if state == _KEY:  # "key" : value
+ *                 if c != '"':
+*/
+    __pyx_v_c = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, __pyx_v_pos);
+
+    /* "gametree_cli/formats/scan_skip.py":290
+ *                 return -1
+ *             c = self.at(pos)
+ *             if state == _KEY:  # "key" : value             # <<<<<<<<<<<<<<
+ *                 if c != '"':
+ *                     return -1
+*/
+    __pyx_t_1 = (__pyx_v_state == __pyx_v_12gametree_cli_7formats_9scan_skip__KEY);
+
+    if (__pyx_t_1) {
+
+
+      /* "gametree_cli/formats/scan_skip.py":291
+ *             c = self.at(pos)
+ *             if state == _KEY:  # "key" : value
+ *                 if c != '"':             # <<<<<<<<<<<<<<
+ *                     return -1
+ *                 start = pos + 1
+*/
+      __pyx_t_1 = (__pyx_v_c != 34);
+
+      if (__pyx_t_1) {
+
+
+        /* "gametree_cli/formats/scan_skip.py":292
+ *             if state == _KEY:  # "key" : value
+ *                 if c != '"':
+ *                     return -1             # <<<<<<<<<<<<<<
+ *                 start = pos + 1
+ *                 pos = self.string_end(pos)
+*/
+        {
+
+          __pyx_r = -1L;
+        }
+        goto __pyx_L0;
+
+        /* "gametree_cli/formats/scan_skip.py":291
+ *             c = self.at(pos)
+ *             if state == _KEY:  # "key" : value
+ *                 if c != '"':             # <<<<<<<<<<<<<<
+ *                     return -1
+ *                 start = pos + 1
+*/
+      }
+
+      /* "gametree_cli/formats/scan_skip.py":293
+ *                 if c != '"':
+ *                     return -1
+ *                 start = pos + 1             # <<<<<<<<<<<<<<
+ *                 pos = self.string_end(pos)
+ *                 if pos < 0:
+*/
+      __pyx_v_start = (__pyx_v_pos + 1);
+
+      /* "gametree_cli/formats/scan_skip.py":294
+ *                     return -1
+ *                 start = pos + 1
+ *                 pos = self.string_end(pos)             # <<<<<<<<<<<<<<
+ *                 if pos < 0:
+ *                     return -1
+*/
+      __pyx_t_4 = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_string_end(__pyx_v_self, __pyx_v_pos); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 294, __pyx_L1_error)
+      __pyx_v_pos = __pyx_t_4;
+
+      /* "gametree_cli/formats/scan_skip.py":295
+ *                 start = pos + 1
+ *                 pos = self.string_end(pos)
+ *                 if pos < 0:             # <<<<<<<<<<<<<<
+ *                     return -1
+ *                 if not self.lenient:
+*/
+      __pyx_t_1 = (__pyx_v_pos < 0);
+
+      if (__pyx_t_1) {
+
+
+        /* "gametree_cli/formats/scan_skip.py":296
+ *                 pos = self.string_end(pos)
+ *                 if pos < 0:
+ *                     return -1             # <<<<<<<<<<<<<<
+ *                 if not self.lenient:
+ *                     if not self.new_key(start, pos - 1, self.base[depth - 1], n_keys):
+*/
+        {
+
+          __pyx_r = -1L;
+        }
+        goto __pyx_L0;
+
+        /* "gametree_cli/formats/scan_skip.py":295
+ *                 start = pos + 1
+ *                 pos = self.string_end(pos)
+ *                 if pos < 0:             # <<<<<<<<<<<<<<
+ *                     return -1
+ *                 if not self.lenient:
+*/
+      }
+
+      /* "gametree_cli/formats/scan_skip.py":297
+ *                 if pos < 0:
+ *                     return -1
+ *                 if not self.lenient:             # <<<<<<<<<<<<<<
+ *                     if not self.new_key(start, pos - 1, self.base[depth - 1], n_keys):
+ *                         return -1
+*/
+      __pyx_t_1 = (!__pyx_v_self->lenient);
+
+      if (__pyx_t_1) {
+
+
+        /* "gametree_cli/formats/scan_skip.py":298
+ *                     return -1
+ *                 if not self.lenient:
+ *                     if not self.new_key(start, pos - 1, self.base[depth - 1], n_keys):             # <<<<<<<<<<<<<<
+ *                         return -1
+ *                     n_keys += 2
+*/
+        __pyx_t_6 = (__pyx_v_depth - 1);
+        __pyx_t_1 = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_new_key(__pyx_v_self, __pyx_v_start, (__pyx_v_pos - 1), (*((PY_LONG_LONG *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG *) __pyx_v_self->base.data) + __pyx_t_6)) ))), __pyx_v_n_keys); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 298, __pyx_L1_error)
+        __pyx_t_2 = (!__pyx_t_1);
+
+
+        if (__pyx_t_2) {
+
+
+          /* "gametree_cli/formats/scan_skip.py":299
+ *                 if not self.lenient:
+ *                     if not self.new_key(start, pos - 1, self.base[depth - 1], n_keys):
+ *                         return -1             # <<<<<<<<<<<<<<
+ *                     n_keys += 2
+ *                 pos = self.space(pos)
+*/
+          {
+
+            __pyx_r = -1L;
+          }
+          goto __pyx_L0;
+
+          /* "gametree_cli/formats/scan_skip.py":298
+ *                     return -1
+ *                 if not self.lenient:
+ *                     if not self.new_key(start, pos - 1, self.base[depth - 1], n_keys):             # <<<<<<<<<<<<<<
+ *                         return -1
+ *                     n_keys += 2
+*/
+        }
+
+        /* "gametree_cli/formats/scan_skip.py":300
+ *                     if not self.new_key(start, pos - 1, self.base[depth - 1], n_keys):
+ *                         return -1
+ *                     n_keys += 2             # <<<<<<<<<<<<<<
+ *                 pos = self.space(pos)
+ *                 if pos >= self.length or self.at(pos) != ":":
+*/
+        __pyx_v_n_keys = (__pyx_v_n_keys + 2);
+
+        /* "gametree_cli/formats/scan_skip.py":297
+ *                 if pos < 0:
+ *                     return -1
+ *                 if not self.lenient:             # <<<<<<<<<<<<<<
+ *                     if not self.new_key(start, pos - 1, self.base[depth - 1], n_keys):
+ *                         return -1
+*/
+      }
+
+      /* "gametree_cli/formats/scan_skip.py":301
+ *                         return -1
+ *                     n_keys += 2
+ *                 pos = self.space(pos)             # <<<<<<<<<<<<<<
+ *                 if pos >= self.length or self.at(pos) != ":":
+ *                     return -1
+*/
+      __pyx_v_pos = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_space(__pyx_v_self, __pyx_v_pos);
+
+      /* "gametree_cli/formats/scan_skip.py":302
+ *                     n_keys += 2
+ *                 pos = self.space(pos)
+ *                 if pos >= self.length or self.at(pos) != ":":             # <<<<<<<<<<<<<<
+ *                     return -1
+ *                 pos, state = pos + 1, _VALUE
+*/
+      __pyx_t_1 = (__pyx_v_pos >= __pyx_v_self->length);
+
+      if (!__pyx_t_1) {
+
+      } else {
+
+        __pyx_t_2 = __pyx_t_1;
+
+        goto __pyx_L22_bool_binop_done;
+      }
+      __pyx_t_1 = (__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, __pyx_v_pos) != 58);
+
+
+      __pyx_t_2 = __pyx_t_1;
+
+      __pyx_L22_bool_binop_done:;
+      if (__pyx_t_2) {
+
+
+        /* "gametree_cli/formats/scan_skip.py":303
+ *                 pos = self.space(pos)
+ *                 if pos >= self.length or self.at(pos) != ":":
+ *                     return -1             # <<<<<<<<<<<<<<
+ *                 pos, state = pos + 1, _VALUE
+ *             elif c == "[" or c == "{":
+*/
+        {
+
+          __pyx_r = -1L;
+        }
+        goto __pyx_L0;
+
+        /* "gametree_cli/formats/scan_skip.py":302
+ *                     n_keys += 2
+ *                 pos = self.space(pos)
+ *                 if pos >= self.length or self.at(pos) != ":":             # <<<<<<<<<<<<<<
+ *                     return -1
+ *                 pos, state = pos + 1, _VALUE
+*/
+      }
+
+      /* "gametree_cli/formats/scan_skip.py":304
+ *                 if pos >= self.length or self.at(pos) != ":":
+ *                     return -1
+ *                 pos, state = pos + 1, _VALUE             # <<<<<<<<<<<<<<
+ *             elif c == "[" or c == "{":
+ *                 if depth == self.opened.shape[0]:
+*/
+      __pyx_t_4 = (__pyx_v_pos + 1);
+
+      __pyx_t_5 = __pyx_v_12gametree_cli_7formats_9scan_skip__VALUE;
+
+      __pyx_v_pos = __pyx_t_4;
+      __pyx_v_state = __pyx_t_5;
+
+      /* "gametree_cli/formats/scan_skip.py":290
+ *                 return -1
+ *             c = self.at(pos)
+ *             if state == _KEY:  # "key" : value             # <<<<<<<<<<<<<<
+ *                 if c != '"':
+ *                     return -1
+*/
+      goto __pyx_L16;
+    }
+
+    /* "gametree_cli/formats/scan_skip.py":305
+ *                     return -1
+ *                 pos, state = pos + 1, _VALUE
+ *             elif c == "[" or c == "{":             # <<<<<<<<<<<<<<
+ *                 if depth == self.opened.shape[0]:
+ *                     self.grow()
+*/
+    switch (__pyx_v_c) {
+      case 91:
+      case 0x7B:
+      __pyx_t_2 = 1;
+      break;
+      default:
+      __pyx_t_2 = 0;
+      break;
+    }
+    if (__pyx_t_2) {
+
+
+      /* "gametree_cli/formats/scan_skip.py":306
+ *                 pos, state = pos + 1, _VALUE
+ *             elif c == "[" or c == "{":
+ *                 if depth == self.opened.shape[0]:             # <<<<<<<<<<<<<<
+ *                     self.grow()
+ *                 self.opened[depth], self.base[depth] = ord(c), n_keys
+*/
+      __pyx_t_2 = (__pyx_v_depth == (__pyx_v_self->opened.shape[0]));
+
+      if (__pyx_t_2) {
+
+
+        /* "gametree_cli/formats/scan_skip.py":307
+ *             elif c == "[" or c == "{":
+ *                 if depth == self.opened.shape[0]:
+ *                     self.grow()             # <<<<<<<<<<<<<<
+ *                 self.opened[depth], self.base[depth] = ord(c), n_keys
+ *                 depth += 1
+*/
+        __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_grow(__pyx_v_self); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 307, __pyx_L1_error)
+
+        /* "gametree_cli/formats/scan_skip.py":306
+ *                 pos, state = pos + 1, _VALUE
+ *             elif c == "[" or c == "{":
+ *                 if depth == self.opened.shape[0]:             # <<<<<<<<<<<<<<
+ *                     self.grow()
+ *                 self.opened[depth], self.base[depth] = ord(c), n_keys
+*/
+      }
+
+      /* "gametree_cli/formats/scan_skip.py":308
+ *                 if depth == self.opened.shape[0]:
+ *                     self.grow()
+ *                 self.opened[depth], self.base[depth] = ord(c), n_keys             # <<<<<<<<<<<<<<
+ *                 depth += 1
+ *                 pos = self.space(pos + 1)
+*/
+      __pyx_t_7 = __Pyx_long_cast(__pyx_v_c);
+
+      __pyx_t_4 = __pyx_v_n_keys;
+
+      __pyx_t_6 = __pyx_v_depth;
+      *((PY_LONG_LONG *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG *) __pyx_v_self->opened.data) + __pyx_t_6)) )) = __pyx_t_7;
+
+      __pyx_t_6 = __pyx_v_depth;
+      *((PY_LONG_LONG *) ( /* dim=0 */ ((char *) (((PY_LONG_LONG *) __pyx_v_self->base.data) + __pyx_t_6)) )) = __pyx_t_4;
+
+
+      /* "gametree_cli/formats/scan_skip.py":309
+ *                     self.grow()
+ *                 self.opened[depth], self.base[depth] = ord(c), n_keys
+ *                 depth += 1             # <<<<<<<<<<<<<<
+ *                 pos = self.space(pos + 1)
+ *                 state = _KEY if c == "{" else _VALUE
+*/
+      __pyx_v_depth = (__pyx_v_depth + 1);
+
+      /* "gametree_cli/formats/scan_skip.py":310
+ *                 self.opened[depth], self.base[depth] = ord(c), n_keys
+ *                 depth += 1
+ *                 pos = self.space(pos + 1)             # <<<<<<<<<<<<<<
+ *                 state = _KEY if c == "{" else _VALUE
+ *                 if pos < self.length and (self.at(pos) == "]" if c == "[" else self.at(pos) == "}"):
+*/
+      __pyx_v_pos = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_space(__pyx_v_self, (__pyx_v_pos + 1));
+
+      /* "gametree_cli/formats/scan_skip.py":311
+ *                 depth += 1
+ *                 pos = self.space(pos + 1)
+ *                 state = _KEY if c == "{" else _VALUE             # <<<<<<<<<<<<<<
+ *                 if pos < self.length and (self.at(pos) == "]" if c == "[" else self.at(pos) == "}"):
+ *                     pos, depth, state = pos + 1, depth - 1, _AFTER
+*/
+      __pyx_t_2 = (__pyx_v_c == 0x7B);
+
+      if (__pyx_t_2) {
+
+        __pyx_t_5 = __pyx_v_12gametree_cli_7formats_9scan_skip__KEY;
+      } else {
+
+        __pyx_t_5 = __pyx_v_12gametree_cli_7formats_9scan_skip__VALUE;
+      }
+
+      __pyx_v_state = __pyx_t_5;
+
+      /* "gametree_cli/formats/scan_skip.py":312
+ *                 pos = self.space(pos + 1)
+ *                 state = _KEY if c == "{" else _VALUE
+ *                 if pos < self.length and (self.at(pos) == "]" if c == "[" else self.at(pos) == "}"):             # <<<<<<<<<<<<<<
+ *                     pos, depth, state = pos + 1, depth - 1, _AFTER
+ *             elif c == '"':
+*/
+      __pyx_t_1 = (__pyx_v_pos < __pyx_v_self->length);
+
+      if (__pyx_t_1) {
+
+      } else {
+
+        __pyx_t_2 = __pyx_t_1;
+
+        goto __pyx_L26_bool_binop_done;
+      }
+      __pyx_t_8 = (__pyx_v_c == 91);
+
+      if (__pyx_t_8) {
+
+        __pyx_t_1 = (__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, __pyx_v_pos) == 93);
+      } else {
+
+        __pyx_t_1 = (__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, __pyx_v_pos) == 0x7D);
+      }
+
+
+      __pyx_t_2 = __pyx_t_1;
+
+      __pyx_L26_bool_binop_done:;
+      if (__pyx_t_2) {
+
+
+        /* "gametree_cli/formats/scan_skip.py":313
+ *                 state = _KEY if c == "{" else _VALUE
+ *                 if pos < self.length and (self.at(pos) == "]" if c == "[" else self.at(pos) == "}"):
+ *                     pos, depth, state = pos + 1, depth - 1, _AFTER             # <<<<<<<<<<<<<<
+ *             elif c == '"':
+ *                 pos, state = self.string_end(pos), _AFTER
+*/
+        __pyx_t_4 = (__pyx_v_pos + 1);
+
+        __pyx_t_3 = (__pyx_v_depth - 1);
+
+        __pyx_t_5 = __pyx_v_12gametree_cli_7formats_9scan_skip__AFTER;
+
+        __pyx_v_pos = __pyx_t_4;
+        __pyx_v_depth = __pyx_t_3;
+        __pyx_v_state = __pyx_t_5;
+
+        /* "gametree_cli/formats/scan_skip.py":312
+ *                 pos = self.space(pos + 1)
+ *                 state = _KEY if c == "{" else _VALUE
+ *                 if pos < self.length and (self.at(pos) == "]" if c == "[" else self.at(pos) == "}"):             # <<<<<<<<<<<<<<
+ *                     pos, depth, state = pos + 1, depth - 1, _AFTER
+ *             elif c == '"':
+*/
+      }
+
+      /* "gametree_cli/formats/scan_skip.py":305
+ *                     return -1
+ *                 pos, state = pos + 1, _VALUE
+ *             elif c == "[" or c == "{":             # <<<<<<<<<<<<<<
+ *                 if depth == self.opened.shape[0]:
+ *                     self.grow()
+*/
+      goto __pyx_L16;
+    }
+
+    /* "gametree_cli/formats/scan_skip.py":314
+ *                 if pos < self.length and (self.at(pos) == "]" if c == "[" else self.at(pos) == "}"):
+ *                     pos, depth, state = pos + 1, depth - 1, _AFTER
+ *             elif c == '"':             # <<<<<<<<<<<<<<
+ *                 pos, state = self.string_end(pos), _AFTER
+ *             elif c == "-" and pos + 1 < self.length and self.at(pos + 1) == "I" or c in "tfnNI":
+*/
+    __pyx_t_2 = (__pyx_v_c == 34);
+
+    if (__pyx_t_2) {
+
+
+      /* "gametree_cli/formats/scan_skip.py":315
+ *                     pos, depth, state = pos + 1, depth - 1, _AFTER
+ *             elif c == '"':
+ *                 pos, state = self.string_end(pos), _AFTER             # <<<<<<<<<<<<<<
+ *             elif c == "-" and pos + 1 < self.length and self.at(pos + 1) == "I" or c in "tfnNI":
+ *                 word = ("true" if c == "t" else "false" if c == "f" else "null" if c == "n" else "NaN" if c == "N"
+*/
+      __pyx_t_3 = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_string_end(__pyx_v_self, __pyx_v_pos); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 315, __pyx_L1_error)
+      __pyx_t_5 = __pyx_v_12gametree_cli_7formats_9scan_skip__AFTER;
+
+      __pyx_v_pos = __pyx_t_3;
+      __pyx_v_state = __pyx_t_5;
+
+      /* "gametree_cli/formats/scan_skip.py":314
+ *                 if pos < self.length and (self.at(pos) == "]" if c == "[" else self.at(pos) == "}"):
+ *                     pos, depth, state = pos + 1, depth - 1, _AFTER
+ *             elif c == '"':             # <<<<<<<<<<<<<<
+ *                 pos, state = self.string_end(pos), _AFTER
+ *             elif c == "-" and pos + 1 < self.length and self.at(pos + 1) == "I" or c in "tfnNI":
+*/
+      goto __pyx_L16;
+    }
+
+    /* "gametree_cli/formats/scan_skip.py":316
+ *             elif c == '"':
+ *                 pos, state = self.string_end(pos), _AFTER
+ *             elif c == "-" and pos + 1 < self.length and self.at(pos + 1) == "I" or c in "tfnNI":             # <<<<<<<<<<<<<<
+ *                 word = ("true" if c == "t" else "false" if c == "f" else "null" if c == "n" else "NaN" if c == "N"
+ *                         else "Infinity" if c == "I" else "-Infinity")
+*/
+    __pyx_t_1 = (__pyx_v_c == 45);
+
+    if (!__pyx_t_1) {
+
+      goto __pyx_L29_next_or;
+    } else {
+
+    }
+    __pyx_t_1 = ((__pyx_v_pos + 1) < __pyx_v_self->length);
+
+    if (!__pyx_t_1) {
+
+      goto __pyx_L29_next_or;
+    } else {
+
+    }
+    __pyx_t_1 = (__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at(__pyx_v_self, (__pyx_v_pos + 1)) == 73);
+
+    if (!__pyx_t_1) {
+
+    } else {
+
+      __pyx_t_2 = __pyx_t_1;
+
+      goto __pyx_L28_bool_binop_done;
+    }
+    __pyx_L29_next_or:;
+    switch (__pyx_v_c) {
+      case 73:
+      case 78:
+      case 0x66:
+      case 0x6E:
+      case 0x74:
+      __pyx_t_1 = 1;
+      break;
+      default:
+      __pyx_t_1 = 0;
+      break;
+    }
+
+    __pyx_t_2 = __pyx_t_1;
+
+    __pyx_L28_bool_binop_done:;
+    if (__pyx_t_2) {
+
+
+      /* "gametree_cli/formats/scan_skip.py":317
+ *                 pos, state = self.string_end(pos), _AFTER
+ *             elif c == "-" and pos + 1 < self.length and self.at(pos + 1) == "I" or c in "tfnNI":
+ *                 word = ("true" if c == "t" else "false" if c == "f" else "null" if c == "n" else "NaN" if c == "N"             # <<<<<<<<<<<<<<
+ *                         else "Infinity" if c == "I" else "-Infinity")
+ *                 if not self.text.startswith(word, pos):
+*/
+      __pyx_t_2 = (__pyx_v_c == 0x74);
+
+      if (__pyx_t_2) {
+        __Pyx_INCREF(__pyx_mstate_global->__pyx_n_u_true);
+        __pyx_t_9 = __pyx_mstate_global->__pyx_n_u_true;
+      } else {
+        __pyx_t_1 = (__pyx_v_c == 0x66);
+
+        if (__pyx_t_1) {
+          __Pyx_INCREF(__pyx_mstate_global->__pyx_n_u_false);
+          __pyx_t_10 = __pyx_mstate_global->__pyx_n_u_false;
+        } else {
+          __pyx_t_8 = (__pyx_v_c == 0x6E);
+
+          if (__pyx_t_8) {
+            __Pyx_INCREF(__pyx_mstate_global->__pyx_n_u_null);
+            __pyx_t_11 = __pyx_mstate_global->__pyx_n_u_null;
+          } else {
+            __pyx_t_13 = (__pyx_v_c == 78);
+
+            if (__pyx_t_13) {
+              __Pyx_INCREF(__pyx_mstate_global->__pyx_n_u_NaN);
+              __pyx_t_12 = __pyx_mstate_global->__pyx_n_u_NaN;
+            } else {
+
+              /* "gametree_cli/formats/scan_skip.py":318
+ *             elif c == "-" and pos + 1 < self.length and self.at(pos + 1) == "I" or c in "tfnNI":
+ *                 word = ("true" if c == "t" else "false" if c == "f" else "null" if c == "n" else "NaN" if c == "N"
+ *                         else "Infinity" if c == "I" else "-Infinity")             # <<<<<<<<<<<<<<
+ *                 if not self.text.startswith(word, pos):
+ *                     return -1
+*/
+              __pyx_t_15 = (__pyx_v_c == 73);
+
+              if (__pyx_t_15) {
+                __Pyx_INCREF(__pyx_mstate_global->__pyx_n_u_Infinity);
+                __pyx_t_14 = __pyx_mstate_global->__pyx_n_u_Infinity;
+              } else {
+                __Pyx_INCREF(__pyx_mstate_global->__pyx_kp_u_Infinity_2);
+                __pyx_t_14 = __pyx_mstate_global->__pyx_kp_u_Infinity_2;
+              }
+
+              __pyx_t_12 = __pyx_t_14;
+              __pyx_t_14 = 0;
+            }
+
+            __pyx_t_11 = __pyx_t_12;
+            __pyx_t_12 = 0;
+          }
+
+          __pyx_t_10 = __pyx_t_11;
+          __pyx_t_11 = 0;
+        }
+
+        __pyx_t_9 = __pyx_t_10;
+        __pyx_t_10 = 0;
+      }
+
+      __Pyx_XDECREF_SET(__pyx_v_word, ((PyObject*)__pyx_t_9));
+      __pyx_t_9 = 0;
+
+      /* "gametree_cli/formats/scan_skip.py":319
+ *                 word = ("true" if c == "t" else "false" if c == "f" else "null" if c == "n" else "NaN" if c == "N"
+ *                         else "Infinity" if c == "I" else "-Infinity")
+ *                 if not self.text.startswith(word, pos):             # <<<<<<<<<<<<<<
+ *                     return -1
+ *                 pos, state = pos + len(word), _AFTER
+*/
+      if (unlikely(__pyx_v_self->text == Py_None)) {
+        PyErr_Format(PyExc_AttributeError, "\047NoneType\047 object has no attribute \047%.30s\047", "startswith");
+        __PYX_ERR(0, 319, __pyx_L1_error)
+      }
+      __pyx_t_9 = PyLong_FromSsize_t(__pyx_v_pos); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 319, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_9);
+      __pyx_t_3 = (__Pyx_Py_IsNone(__pyx_t_9) ? (0) : (__Pyx_PyIndex_AsSsize_t(__pyx_t_9))); if (unlikely((__pyx_t_3 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 319, __pyx_L1_error)
+      __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
+      __pyx_t_2 = __Pyx_PyUnicode_Tailmatch(__pyx_v_self->text, __pyx_v_word, __pyx_t_3, PY_SSIZE_T_MAX, -1); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 319, __pyx_L1_error)
+
+      __pyx_t_1 = (!__pyx_t_2);
+
+
+      if (__pyx_t_1) {
+
+
+        /* "gametree_cli/formats/scan_skip.py":320
+ *                         else "Infinity" if c == "I" else "-Infinity")
+ *                 if not self.text.startswith(word, pos):
+ *                     return -1             # <<<<<<<<<<<<<<
+ *                 pos, state = pos + len(word), _AFTER
+ *             elif c == "-" or "0" <= c <= "9":
+*/
+        {
+
+          __pyx_r = -1L;
+        }
+        goto __pyx_L0;
+
+        /* "gametree_cli/formats/scan_skip.py":319
+ *                 word = ("true" if c == "t" else "false" if c == "f" else "null" if c == "n" else "NaN" if c == "N"
+ *                         else "Infinity" if c == "I" else "-Infinity")
+ *                 if not self.text.startswith(word, pos):             # <<<<<<<<<<<<<<
+ *                     return -1
+ *                 pos, state = pos + len(word), _AFTER
+*/
+      }
+
+      /* "gametree_cli/formats/scan_skip.py":321
+ *                 if not self.text.startswith(word, pos):
+ *                     return -1
+ *                 pos, state = pos + len(word), _AFTER             # <<<<<<<<<<<<<<
+ *             elif c == "-" or "0" <= c <= "9":
+ *                 pos, state = self.number_end(pos), _AFTER
+*/
+      if (unlikely(__pyx_v_word == Py_None)) {
+        PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
+        __PYX_ERR(0, 321, __pyx_L1_error)
+      }
+      __pyx_t_3 = __Pyx_PyUnicode_GET_LENGTH(__pyx_v_word); if (unlikely(__pyx_t_3 == ((Py_ssize_t)-1))) __PYX_ERR(0, 321, __pyx_L1_error)
+      __pyx_t_4 = (__pyx_v_pos + __pyx_t_3);
+
+
+      __pyx_t_5 = __pyx_v_12gametree_cli_7formats_9scan_skip__AFTER;
+
+      __pyx_v_pos = __pyx_t_4;
+      __pyx_v_state = __pyx_t_5;
+
+      /* "gametree_cli/formats/scan_skip.py":316
+ *             elif c == '"':
+ *                 pos, state = self.string_end(pos), _AFTER
+ *             elif c == "-" and pos + 1 < self.length and self.at(pos + 1) == "I" or c in "tfnNI":             # <<<<<<<<<<<<<<
+ *                 word = ("true" if c == "t" else "false" if c == "f" else "null" if c == "n" else "NaN" if c == "N"
+ *                         else "Infinity" if c == "I" else "-Infinity")
+*/
+      goto __pyx_L16;
+    }
+
+    /* "gametree_cli/formats/scan_skip.py":322
+ *                     return -1
+ *                 pos, state = pos + len(word), _AFTER
+ *             elif c == "-" or "0" <= c <= "9":             # <<<<<<<<<<<<<<
+ *                 pos, state = self.number_end(pos), _AFTER
+ *             else:
+*/
+    __pyx_t_2 = (__pyx_v_c == 45);
+
+    if (!__pyx_t_2) {
+
+    } else {
+
+      __pyx_t_1 = __pyx_t_2;
+
+      goto __pyx_L33_bool_binop_done;
+    }
+    __pyx_t_2 = (48 <= __pyx_v_c);
+    if (__pyx_t_2) {
+      __pyx_t_2 = (__pyx_v_c <= 57);
+    }
+
+    __pyx_t_1 = __pyx_t_2;
+
+    __pyx_L33_bool_binop_done:;
+    if (__pyx_t_1) {
+
+
+      /* "gametree_cli/formats/scan_skip.py":323
+ *                 pos, state = pos + len(word), _AFTER
+ *             elif c == "-" or "0" <= c <= "9":
+ *                 pos, state = self.number_end(pos), _AFTER             # <<<<<<<<<<<<<<
+ *             else:
+ *                 return -1
+*/
+      __pyx_t_4 = __pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_number_end(__pyx_v_self, __pyx_v_pos); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 323, __pyx_L1_error)
+      __pyx_t_5 = __pyx_v_12gametree_cli_7formats_9scan_skip__AFTER;
+
+      __pyx_v_pos = __pyx_t_4;
+      __pyx_v_state = __pyx_t_5;
+
+      /* "gametree_cli/formats/scan_skip.py":322
+ *                     return -1
+ *                 pos, state = pos + len(word), _AFTER
+ *             elif c == "-" or "0" <= c <= "9":             # <<<<<<<<<<<<<<
+ *                 pos, state = self.number_end(pos), _AFTER
+ *             else:
+*/
+      goto __pyx_L16;
+    }
+
+    /* "gametree_cli/formats/scan_skip.py":325
+ *                 pos, state = self.number_end(pos), _AFTER
+ *             else:
+ *                 return -1             # <<<<<<<<<<<<<<
+ *             if pos < 0:
+ *                 return -1
+*/
+    /*else*/ {
+      {
+
+        __pyx_r = -1L;
+      }
+      goto __pyx_L0;
+    }
+    __pyx_L16:;
+
+    /* "gametree_cli/formats/scan_skip.py":326
+ *             else:
+ *                 return -1
+ *             if pos < 0:             # <<<<<<<<<<<<<<
+ *                 return -1
+*/
+    __pyx_t_1 = (__pyx_v_pos < 0);
+
+    if (__pyx_t_1) {
+
+
+      /* "gametree_cli/formats/scan_skip.py":327
+ *                 return -1
+ *             if pos < 0:
+ *                 return -1             # <<<<<<<<<<<<<<
+*/
+      {
+
+        __pyx_r = -1L;
+      }
+      goto __pyx_L0;
+
+      /* "gametree_cli/formats/scan_skip.py":326
+ *             else:
+ *                 return -1
+ *             if pos < 0:             # <<<<<<<<<<<<<<
+ *                 return -1
+*/
+    }
+    __pyx_L6_continue:;
+  }
+
+  /* "gametree_cli/formats/scan_skip.py":261
+ *         return True
+ * 
+ *     @cython.locals(depth=cython.Py_ssize_t, n_keys=cython.Py_ssize_t, state=cython.int, c=cython.Py_UCS4,             # <<<<<<<<<<<<<<
+ *                    start=cython.Py_ssize_t)
+ *     @cython.cfunc
+*/
+
+  /* function exit code */
+  __pyx_r = 0;
+  goto __pyx_L0;
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_9);
+  __Pyx_XDECREF(__pyx_t_10);
+  __Pyx_XDECREF(__pyx_t_11);
+  __Pyx_XDECREF(__pyx_t_12);
+  __Pyx_XDECREF(__pyx_t_14);
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.Skipper.value_end", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = 0;
+  __pyx_L0:;
+
+
+
+
+
+  __Pyx_XDECREF(__pyx_v_word);
+
+
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "(tree fragment)":1
+ * def __reduce_cython__(self):             # <<<<<<<<<<<<<<
+ *     cdef tuple state
+ *     cdef object _dict
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_12gametree_cli_10algorithms_6search_3__pyx_unpickle_Frame(PyObject *__pyx_self, 
+static PyObject *__pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_7__reduce_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_12gametree_cli_10algorithms_6search_3__pyx_unpickle_Frame = {"__pyx_unpickle_Frame", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_10algorithms_6search_3__pyx_unpickle_Frame, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_12gametree_cli_10algorithms_6search_3__pyx_unpickle_Frame(PyObject *__pyx_self, 
+static PyMethodDef __pyx_mdef_12gametree_cli_7formats_9scan_skip_7Skipper_7__reduce_cython__ = {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_7__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_7__reduce_cython__(PyObject *__pyx_v_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ) {
-  PyObject *__pyx_v___pyx_type = 0;
-  long __pyx_v___pyx_checksum;
+  #if !CYTHON_VECTORCALL
+  CYTHON_UNUSED Py_ssize_t __pyx_nargs;
+  #endif
+  CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
+  PyObject *__pyx_r = 0;
+  __Pyx_RefNannyDeclarations
+  __Pyx_RefNannySetupContext("__reduce_cython__ (wrapper)", 0);
+  #if !CYTHON_VECTORCALL
+  #if CYTHON_ASSUME_SAFE_SIZE
+  __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
+  #else
+  __pyx_nargs = PyTuple_Size(__pyx_args); if (unlikely(__pyx_nargs < 0)) return NULL;
+  #endif
+  #endif
+  __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
+  if (unlikely(__pyx_nargs > 0)) { __Pyx_RaiseArgtupleInvalid("__reduce_cython__", 1, 0, 0, __pyx_nargs); return NULL; }
+  const Py_ssize_t __pyx_kwds_len = unlikely(__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
+  if (unlikely(__pyx_kwds_len < 0)) return NULL;
+  if (unlikely(__pyx_kwds_len > 0)) {__Pyx_RejectKeywords("__reduce_cython__", __pyx_kwds); return NULL;}
+  __pyx_r = __pyx_pf_12gametree_cli_7formats_9scan_skip_7Skipper_6__reduce_cython__(((struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *)__pyx_v_self));
+
+  /* function exit code */
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+static PyObject *__pyx_pf_12gametree_cli_7formats_9scan_skip_7Skipper_6__reduce_cython__(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self) {
+  PyObject *__pyx_v_state = 0;
+  PyObject *__pyx_v__dict = 0;
+  int __pyx_v_use_setstate;
+  PyObject *__pyx_r = NULL;
+  __Pyx_RefNannyDeclarations
+  PyObject *__pyx_t_1 = NULL;
+  PyObject *__pyx_t_2 = NULL;
+  PyObject *__pyx_t_3 = NULL;
+  PyObject *__pyx_t_4 = NULL;
+  PyObject *__pyx_t_5 = NULL;
+  PyObject *__pyx_t_6 = NULL;
+  PyObject *__pyx_t_7 = NULL;
+  PyObject *__pyx_t_8 = NULL;
+  PyObject *__pyx_t_9 = NULL;
+  PyObject *__pyx_t_10 = NULL;
+  PyObject *__pyx_t_11 = NULL;
+  PyObject *__pyx_t_12 = NULL;
+  int __pyx_t_13;
+  int __pyx_t_14;
+  int __pyx_lineno = 0;
+  const char *__pyx_filename = NULL;
+  int __pyx_clineno = 0;
+  __Pyx_RefNannySetupContext("__reduce_cython__", 0);
+
+  /* "(tree fragment)":5
+ *     cdef object _dict
+ *     cdef bint use_setstate
+ *     with CRITICAL_SECTION(self):             # <<<<<<<<<<<<<<
+ *         state = (self.base, self.escaped, self.high, self.keys, self.length, self.lenient, self.low, self.narrow, self.opened, self.text, self.window)
+ *         _dict = getattr(self, '__dict__', None)
+*/
+  {
+      __Pyx_PyCriticalSection __pyx_cs;
+      __pyx_t_1 = ((PyObject *)__pyx_v_self);
+      __Pyx_INCREF(__pyx_t_1);
+      __Pyx_PyCriticalSection_Begin(&__pyx_cs, (PyObject*)__pyx_t_1);
+      /*try:*/ {
+
+        /* "(tree fragment)":6
+ *     cdef bint use_setstate
+ *     with CRITICAL_SECTION(self):
+ *         state = (self.base, self.escaped, self.high, self.keys, self.length, self.lenient, self.low, self.narrow, self.opened, self.text, self.window)             # <<<<<<<<<<<<<<
+ *         _dict = getattr(self, '__dict__', None)
+ *     if _dict is not None and _dict:
+*/
+        __pyx_t_2 = __pyx_memoryview_fromslice(__pyx_v_self->base, 1, (PyObject *(*)(char *)) __pyx_memview_get_PY_LONG_LONG, (int (*)(char *, PyObject *)) __pyx_memview_set_PY_LONG_LONG, 0);; if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_2);
+        __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_v_self->escaped); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_3);
+        __pyx_t_4 = PyLong_FromSsize_t(__pyx_v_self->high); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_4);
+        __pyx_t_5 = __pyx_memoryview_fromslice(__pyx_v_self->keys, 1, (PyObject *(*)(char *)) __pyx_memview_get_PY_LONG_LONG, (int (*)(char *, PyObject *)) __pyx_memview_set_PY_LONG_LONG, 0);; if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_5);
+        __pyx_t_6 = PyLong_FromSsize_t(__pyx_v_self->length); if (unlikely(!__pyx_t_6)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_6);
+        __pyx_t_7 = __Pyx_PyBool_FromLong(__pyx_v_self->lenient); if (unlikely(!__pyx_t_7)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_7);
+        __pyx_t_8 = PyLong_FromSsize_t(__pyx_v_self->low); if (unlikely(!__pyx_t_8)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_8);
+        __pyx_t_9 = __Pyx_PyBool_FromLong(__pyx_v_self->narrow); if (unlikely(!__pyx_t_9)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_9);
+        __pyx_t_10 = __pyx_memoryview_fromslice(__pyx_v_self->opened, 1, (PyObject *(*)(char *)) __pyx_memview_get_PY_LONG_LONG, (int (*)(char *, PyObject *)) __pyx_memview_set_PY_LONG_LONG, 0);; if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_10);
+        __pyx_t_11 = __pyx_memoryview_fromslice(__pyx_v_self->window, 1, (PyObject *(*)(char *)) __pyx_memview_get_unsigned_char__const__, (int (*)(char *, PyObject *)) NULL, 0);; if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_11);
+        __pyx_t_12 = PyTuple_New(11); if (unlikely(!__pyx_t_12)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_12);
+        __Pyx_GIVEREF(__pyx_t_2);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 0, __pyx_t_2) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        __Pyx_GIVEREF(__pyx_t_3);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 1, __pyx_t_3) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        __Pyx_GIVEREF(__pyx_t_4);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 2, __pyx_t_4) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        __Pyx_GIVEREF(__pyx_t_5);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 3, __pyx_t_5) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        __Pyx_GIVEREF(__pyx_t_6);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 4, __pyx_t_6) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        __Pyx_GIVEREF(__pyx_t_7);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 5, __pyx_t_7) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        __Pyx_GIVEREF(__pyx_t_8);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 6, __pyx_t_8) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        __Pyx_GIVEREF(__pyx_t_9);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 7, __pyx_t_9) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        __Pyx_GIVEREF(__pyx_t_10);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 8, __pyx_t_10) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        __Pyx_INCREF(__pyx_v_self->text);
+        __Pyx_GIVEREF(__pyx_v_self->text);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 9, __pyx_v_self->text) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        __Pyx_GIVEREF(__pyx_t_11);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 10, __pyx_t_11) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        __pyx_t_2 = 0;
+        __pyx_t_3 = 0;
+        __pyx_t_4 = 0;
+        __pyx_t_5 = 0;
+        __pyx_t_6 = 0;
+        __pyx_t_7 = 0;
+        __pyx_t_8 = 0;
+        __pyx_t_9 = 0;
+        __pyx_t_10 = 0;
+        __pyx_t_11 = 0;
+        __pyx_v_state = ((PyObject*)__pyx_t_12);
+        __pyx_t_12 = 0;
+
+        /* "(tree fragment)":7
+ *     with CRITICAL_SECTION(self):
+ *         state = (self.base, self.escaped, self.high, self.keys, self.length, self.lenient, self.low, self.narrow, self.opened, self.text, self.window)
+ *         _dict = getattr(self, '__dict__', None)             # <<<<<<<<<<<<<<
+ *     if _dict is not None and _dict:
+ *         state += (_dict,)
+*/
+        __pyx_t_12 = __Pyx_GetAttr3(((PyObject *)__pyx_v_self), __pyx_mstate_global->__pyx_n_u_dict, Py_None); if (unlikely(!__pyx_t_12)) __PYX_ERR(1, 7, __pyx_L4_error)
+        __Pyx_GOTREF(__pyx_t_12);
+        __pyx_v__dict = __pyx_t_12;
+        __pyx_t_12 = 0;
+      }
+
+      /* "(tree fragment)":5
+ *     cdef object _dict
+ *     cdef bint use_setstate
+ *     with CRITICAL_SECTION(self):             # <<<<<<<<<<<<<<
+ *         state = (self.base, self.escaped, self.high, self.keys, self.length, self.lenient, self.low, self.narrow, self.opened, self.text, self.window)
+ *         _dict = getattr(self, '__dict__', None)
+*/
+      /*finally:*/ {
+        /*normal exit:*/{
+          __Pyx_PyCriticalSection_End(&__pyx_cs);
+          goto __pyx_L5;
+        }
+        __pyx_L4_error: {
+          __Pyx_PyCriticalSection_End(&__pyx_cs);
+          goto __pyx_L1_error;
+        }
+        __pyx_L5:;
+      }
+      __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  }
+
+  /* "(tree fragment)":8
+ *         state = (self.base, self.escaped, self.high, self.keys, self.length, self.lenient, self.low, self.narrow, self.opened, self.text, self.window)
+ *         _dict = getattr(self, '__dict__', None)
+ *     if _dict is not None and _dict:             # <<<<<<<<<<<<<<
+ *         state += (_dict,)
+ *         use_setstate = True
+*/
+  __pyx_t_14 = (__pyx_v__dict != Py_None);
+  if (__pyx_t_14) {
+
+  } else {
+
+    __pyx_t_13 = __pyx_t_14;
+
+    goto __pyx_L7_bool_binop_done;
+  }
+  __pyx_t_14 = __Pyx_PyObject_IsTrue(__pyx_v__dict); if (unlikely((__pyx_t_14 < 0))) __PYX_ERR(1, 8, __pyx_L1_error)
+
+  __pyx_t_13 = __pyx_t_14;
+
+  __pyx_L7_bool_binop_done:;
+  if (__pyx_t_13) {
+
+
+    /* "(tree fragment)":9
+ *         _dict = getattr(self, '__dict__', None)
+ *     if _dict is not None and _dict:
+ *         state += (_dict,)             # <<<<<<<<<<<<<<
+ *         use_setstate = True
+ *     else:
+*/
+    __pyx_t_1 = PyTuple_New(1); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 9, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+    __Pyx_INCREF(__pyx_v__dict);
+    __Pyx_GIVEREF(__pyx_v__dict);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v__dict) != (0)) __PYX_ERR(1, 9, __pyx_L1_error);
+    __pyx_t_12 = PyNumber_InPlaceAdd(__pyx_v_state, __pyx_t_1); if (unlikely(!__pyx_t_12)) __PYX_ERR(1, 9, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_12);
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+    __Pyx_DECREF_SET(__pyx_v_state, ((PyObject*)__pyx_t_12));
+    __pyx_t_12 = 0;
+
+    /* "(tree fragment)":10
+ *     if _dict is not None and _dict:
+ *         state += (_dict,)
+ *         use_setstate = True             # <<<<<<<<<<<<<<
+ *     else:
+ *         use_setstate = self.text is not None
+*/
+    __pyx_v_use_setstate = 1;
+
+    /* "(tree fragment)":8
+ *         state = (self.base, self.escaped, self.high, self.keys, self.length, self.lenient, self.low, self.narrow, self.opened, self.text, self.window)
+ *         _dict = getattr(self, '__dict__', None)
+ *     if _dict is not None and _dict:             # <<<<<<<<<<<<<<
+ *         state += (_dict,)
+ *         use_setstate = True
+*/
+    goto __pyx_L6;
+  }
+
+  /* "(tree fragment)":12
+ *         use_setstate = True
+ *     else:
+ *         use_setstate = self.text is not None             # <<<<<<<<<<<<<<
+ *     if use_setstate:
+ *         return __pyx_unpickle_Skipper, (type(self), 0x58e11ed, None), state
+*/
+  /*else*/ {
+    __pyx_t_13 = (__pyx_v_self->text != ((PyObject*)Py_None));
+    __pyx_v_use_setstate = __pyx_t_13;
+  }
+  __pyx_L6:;
+
+  /* "(tree fragment)":13
+ *     else:
+ *         use_setstate = self.text is not None
+ *     if use_setstate:             # <<<<<<<<<<<<<<
+ *         return __pyx_unpickle_Skipper, (type(self), 0x58e11ed, None), state
+ *     else:
+*/
+  if (__pyx_v_use_setstate) {
+
+    /* "(tree fragment)":14
+ *         use_setstate = self.text is not None
+ *     if use_setstate:
+ *         return __pyx_unpickle_Skipper, (type(self), 0x58e11ed, None), state             # <<<<<<<<<<<<<<
+ *     else:
+ *         return __pyx_unpickle_Skipper, (type(self), 0x58e11ed, state)
+*/
+    __Pyx_GetModuleGlobalName(__pyx_t_12, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Skipper); if (unlikely(!__pyx_t_12)) __PYX_ERR(1, 14, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_12);
+    __pyx_t_1 = PyTuple_New(3); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 14, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+    __Pyx_INCREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
+    __Pyx_GIVEREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, ((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self)))) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
+    __Pyx_INCREF(__pyx_mstate_global->__pyx_int_93196781);
+    __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_93196781);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_mstate_global->__pyx_int_93196781) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
+    __Pyx_INCREF(Py_None);
+    __Pyx_GIVEREF(Py_None);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 2, Py_None) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
+    __pyx_t_11 = PyTuple_New(3); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 14, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_11);
+    __Pyx_GIVEREF(__pyx_t_12);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 0, __pyx_t_12) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
+    __Pyx_GIVEREF(__pyx_t_1);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 1, __pyx_t_1) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
+    __Pyx_INCREF(__pyx_v_state);
+    __Pyx_GIVEREF(__pyx_v_state);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_11, 2, __pyx_v_state) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
+    __pyx_t_12 = 0;
+    __pyx_t_1 = 0;
+    {
+      PyObject *__pyx_temp;
+      {
+        __pyx_temp = __pyx_r;
+        __pyx_r = __pyx_t_11;
+      }
+      __Pyx_XDECREF(__pyx_temp);
+    }
+    __pyx_t_11 = 0;
+    goto __pyx_L0;
+
+    /* "(tree fragment)":13
+ *     else:
+ *         use_setstate = self.text is not None
+ *     if use_setstate:             # <<<<<<<<<<<<<<
+ *         return __pyx_unpickle_Skipper, (type(self), 0x58e11ed, None), state
+ *     else:
+*/
+  }
+
+  /* "(tree fragment)":16
+ *         return __pyx_unpickle_Skipper, (type(self), 0x58e11ed, None), state
+ *     else:
+ *         return __pyx_unpickle_Skipper, (type(self), 0x58e11ed, state)             # <<<<<<<<<<<<<<
+ * def __setstate_cython__(self, __pyx_state):
+ *     __pyx_unpickle_Skipper__set_state(self, __pyx_state)
+*/
+  /*else*/ {
+    __Pyx_GetModuleGlobalName(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Skipper); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 16, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_11);
+    __pyx_t_1 = PyTuple_New(3); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 16, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+    __Pyx_INCREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
+    __Pyx_GIVEREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, ((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self)))) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
+    __Pyx_INCREF(__pyx_mstate_global->__pyx_int_93196781);
+    __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_93196781);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_mstate_global->__pyx_int_93196781) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
+    __Pyx_INCREF(__pyx_v_state);
+    __Pyx_GIVEREF(__pyx_v_state);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 2, __pyx_v_state) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
+    __pyx_t_12 = PyTuple_New(2); if (unlikely(!__pyx_t_12)) __PYX_ERR(1, 16, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_12);
+    __Pyx_GIVEREF(__pyx_t_11);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 0, __pyx_t_11) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
+    __Pyx_GIVEREF(__pyx_t_1);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_12, 1, __pyx_t_1) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
+    __pyx_t_11 = 0;
+    __pyx_t_1 = 0;
+    {
+      PyObject *__pyx_temp;
+      {
+        __pyx_temp = __pyx_r;
+        __pyx_r = __pyx_t_12;
+      }
+      __Pyx_XDECREF(__pyx_temp);
+    }
+    __pyx_t_12 = 0;
+    goto __pyx_L0;
+  }
+
+  /* "(tree fragment)":1
+ * def __reduce_cython__(self):             # <<<<<<<<<<<<<<
+ *     cdef tuple state
+ *     cdef object _dict
+*/
+
+  /* function exit code */
+  __pyx_L1_error:;
+  __Pyx_XDECREF(__pyx_t_1);
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_5);
+  __Pyx_XDECREF(__pyx_t_6);
+  __Pyx_XDECREF(__pyx_t_7);
+  __Pyx_XDECREF(__pyx_t_8);
+  __Pyx_XDECREF(__pyx_t_9);
+  __Pyx_XDECREF(__pyx_t_10);
+  __Pyx_XDECREF(__pyx_t_11);
+  __Pyx_XDECREF(__pyx_t_12);
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.Skipper.__reduce_cython__", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
+  __pyx_L0:;
+  __Pyx_XDECREF(__pyx_v_state);
+  __Pyx_XDECREF(__pyx_v__dict);
+
+  __Pyx_XGIVEREF(__pyx_r);
+  __Pyx_RefNannyFinishContext();
+  return __pyx_r;
+}
+
+/* "(tree fragment)":17
+ *     else:
+ *         return __pyx_unpickle_Skipper, (type(self), 0x58e11ed, state)
+ * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
+ *     __pyx_unpickle_Skipper__set_state(self, __pyx_state)
+*/
+
+/* Python wrapper */
+static PyObject *__pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_9__setstate_cython__(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+); /*proto*/
+static PyMethodDef __pyx_mdef_12gametree_cli_7formats_9scan_skip_7Skipper_9__setstate_cython__ = {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_9__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_9__setstate_cython__(PyObject *__pyx_v_self, 
+#if CYTHON_VECTORCALL
+PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
+#else
+PyObject *__pyx_args, PyObject *__pyx_kwds
+#endif
+) {
   PyObject *__pyx_v___pyx_state = 0;
   #if !CYTHON_VECTORCALL
   CYTHON_UNUSED Py_ssize_t __pyx_nargs;
   #endif
   CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
-  PyObject* values[3] = {0,0,0};
+  PyObject* values[1] = {0};
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   PyObject *__pyx_r = 0;
   __Pyx_RefNannyDeclarations
-  __Pyx_RefNannySetupContext("__pyx_unpickle_Frame (wrapper)", 0);
+  __Pyx_RefNannySetupContext("__setstate_cython__ (wrapper)", 0);
   #if !CYTHON_VECTORCALL
   #if CYTHON_ASSUME_SAFE_SIZE
   __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
@@ -21353,282 +23692,86 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   #endif
   __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
   {
-    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_pyx_type,&__pyx_mstate_global->__pyx_n_u_pyx_checksum,&__pyx_mstate_global->__pyx_n_u_pyx_state,0};
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_pyx_state,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 4, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(1, 17, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
-        case  3:
-        values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(1, 4, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
-        case  2:
-        values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(1, 4, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 4, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 17, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__pyx_unpickle_Frame", 0) < (0)) __PYX_ERR(1, 4, __pyx_L3_error)
-      for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__pyx_unpickle_Frame", 1, 3, 3, i); __PYX_ERR(1, 4, __pyx_L3_error) }
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__setstate_cython__", 0) < (0)) __PYX_ERR(1, 17, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__setstate_cython__", 1, 1, 1, i); __PYX_ERR(1, 17, __pyx_L3_error) }
       }
-    } else if (unlikely(__pyx_nargs != 3)) {
+    } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 4, __pyx_L3_error)
-      values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(1, 4, __pyx_L3_error)
-      values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(1, 4, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(1, 17, __pyx_L3_error)
     }
-    __pyx_v___pyx_type = values[0];
-    __pyx_v___pyx_checksum = __Pyx_PyLong_As_long(values[1]); if (unlikely((__pyx_v___pyx_checksum == (long)-1) && PyErr_Occurred())) __PYX_ERR(1, 4, __pyx_L3_error)
-    __pyx_v___pyx_state = ((PyObject*)values[2]);
+    __pyx_v___pyx_state = values[0];
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("__pyx_unpickle_Frame", 1, 3, 3, __pyx_nargs); __PYX_ERR(1, 4, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("__setstate_cython__", 1, 1, 1, __pyx_nargs); __PYX_ERR(1, 17, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
     Py_XDECREF(values[__pyx_temp]);
   }
-  __Pyx_AddTraceback("gametree_cli.algorithms.search.__pyx_unpickle_Frame", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.Skipper.__setstate_cython__", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v___pyx_state), (&PyTuple_Type), 1, "__pyx_state", 1))) __PYX_ERR(1, 4, __pyx_L1_error)
-  __pyx_r = __pyx_pf_12gametree_cli_10algorithms_6search_2__pyx_unpickle_Frame(__pyx_self, __pyx_v___pyx_type, __pyx_v___pyx_checksum, __pyx_v___pyx_state);
+  __pyx_r = __pyx_pf_12gametree_cli_7formats_9scan_skip_7Skipper_8__setstate_cython__(((struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *)__pyx_v_self), __pyx_v___pyx_state);
 
   /* function exit code */
-  goto __pyx_L0;
-  __pyx_L1_error:;
-  __pyx_r = NULL;
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
     Py_XDECREF(values[__pyx_temp]);
   }
-  goto __pyx_L7_cleaned_up;
-  __pyx_L0:;
-  for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
-    Py_XDECREF(values[__pyx_temp]);
-  }
-  __pyx_L7_cleaned_up:;
-
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_12gametree_cli_10algorithms_6search_2__pyx_unpickle_Frame(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v___pyx_type, long __pyx_v___pyx_checksum, PyObject *__pyx_v___pyx_state) {
-  PyObject *__pyx_v___pyx_result = 0;
-  PyObject *__pyx_r = NULL;
-  __Pyx_RefNannyDeclarations
-  int __pyx_t_1;
-  PyObject *__pyx_t_2 = NULL;
-  PyObject *__pyx_t_3 = NULL;
-  size_t __pyx_t_4;
-  int __pyx_t_5;
-  int __pyx_lineno = 0;
-  const char *__pyx_filename = NULL;
-  int __pyx_clineno = 0;
-  __Pyx_RefNannySetupContext("__pyx_unpickle_Frame", 0);
-
-  /* "(tree fragment)":6
- * def __pyx_unpickle_Frame(__pyx_type, long __pyx_checksum, tuple __pyx_state):
- *     cdef object __pyx_result
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0xea0e52a, 0xcaf1b05, 0x8ea46be, b'depth, entry, node, own, position, rival, sign, slot, v')             # <<<<<<<<<<<<<<
- *     __pyx_result = Frame.__new__(__pyx_type)
- *     if __pyx_state is not None:
-*/
-  __pyx_t_1 = __Pyx_CheckUnpickleChecksum(__pyx_v___pyx_checksum, 0xea0e52a, 0xcaf1b05, 0x8ea46be, __pyx_k_depth_entry_node_own_position_ri); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(1, 6, __pyx_L1_error)
-
-
-  /* "(tree fragment)":7
- *     cdef object __pyx_result
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0xea0e52a, 0xcaf1b05, 0x8ea46be, b'depth, entry, node, own, position, rival, sign, slot, v')
- *     __pyx_result = Frame.__new__(__pyx_type)             # <<<<<<<<<<<<<<
- *     if __pyx_state is not None:
- *         __pyx_unpickle_Frame__set_state(<Frame> __pyx_result, __pyx_state)
-*/
-  __pyx_t_3 = ((PyObject *)__pyx_mstate_global->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame);
-  __Pyx_INCREF(__pyx_t_3);
-  __pyx_t_4 = 0;
-  {
-    PyObject *__pyx_callargs[2] = {__pyx_t_3, __pyx_v___pyx_type};
-    __pyx_t_2 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_new, __pyx_callargs+__pyx_t_4, (2-__pyx_t_4) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
-    __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 7, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_2);
-  }
-  __pyx_v___pyx_result = __pyx_t_2;
-  __pyx_t_2 = 0;
-
-  /* "(tree fragment)":8
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0xea0e52a, 0xcaf1b05, 0x8ea46be, b'depth, entry, node, own, position, rival, sign, slot, v')
- *     __pyx_result = Frame.__new__(__pyx_type)
- *     if __pyx_state is not None:             # <<<<<<<<<<<<<<
- *         __pyx_unpickle_Frame__set_state(<Frame> __pyx_result, __pyx_state)
- *     return __pyx_result
-*/
-  __pyx_t_5 = (__pyx_v___pyx_state != ((PyObject*)Py_None));
-  if (__pyx_t_5) {
-
-
-    /* "(tree fragment)":9
- *     __pyx_result = Frame.__new__(__pyx_type)
- *     if __pyx_state is not None:
- *         __pyx_unpickle_Frame__set_state(<Frame> __pyx_result, __pyx_state)             # <<<<<<<<<<<<<<
- *     return __pyx_result
- * cdef __pyx_unpickle_Frame__set_state(Frame __pyx_result, __pyx_state: tuple):
-*/
-    if (unlikely(__pyx_v___pyx_state == Py_None)) {
-      PyErr_SetString(PyExc_TypeError, "cannot pass None into a C function argument that is declared \047not None\047");
-      __PYX_ERR(1, 9, __pyx_L1_error)
-    }
-    __pyx_t_2 = __pyx_f_12gametree_cli_10algorithms_6search___pyx_unpickle_Frame__set_state(((struct __pyx_obj_12gametree_cli_10algorithms_6search_Frame *)__pyx_v___pyx_result), __pyx_v___pyx_state); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 9, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_2);
-    __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-
-    /* "(tree fragment)":8
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0xea0e52a, 0xcaf1b05, 0x8ea46be, b'depth, entry, node, own, position, rival, sign, slot, v')
- *     __pyx_result = Frame.__new__(__pyx_type)
- *     if __pyx_state is not None:             # <<<<<<<<<<<<<<
- *         __pyx_unpickle_Frame__set_state(<Frame> __pyx_result, __pyx_state)
- *     return __pyx_result
-*/
-  }
-
-  /* "(tree fragment)":10
- *     if __pyx_state is not None:
- *         __pyx_unpickle_Frame__set_state(<Frame> __pyx_result, __pyx_state)
- *     return __pyx_result             # <<<<<<<<<<<<<<
- * cdef __pyx_unpickle_Frame__set_state(Frame __pyx_result, __pyx_state: tuple):
- *     __pyx_result.depth = __pyx_state[0]; __pyx_result.entry = __pyx_state[1]; __pyx_result.node = __pyx_state[2]; __pyx_result.own = __pyx_state[3]; __pyx_result.position = __pyx_state[4]; __pyx_result.rival = __pyx_state[5]; __pyx_result.sign = __pyx_state[6]; __pyx_result.slot = __pyx_state[7]; __pyx_result.v = __pyx_state[8]
-*/
-  {
-    PyObject *__pyx_temp;
-    {
-      __pyx_temp = __pyx_r;
-      __Pyx_INCREF(__pyx_v___pyx_result);
-      __pyx_r = __pyx_v___pyx_result;
-    }
-    __Pyx_XDECREF(__pyx_temp);
-  }
-  goto __pyx_L0;
-
-  /* "(tree fragment)":4
- *     int __Pyx_CheckUnpickleChecksum(long, long, long, long, const char*) except -1
- *     int __Pyx_UpdateUnpickledDict(object, object, Py_ssize_t) except -1
- * def __pyx_unpickle_Frame(__pyx_type, long __pyx_checksum, tuple __pyx_state):             # <<<<<<<<<<<<<<
- *     cdef object __pyx_result
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0xea0e52a, 0xcaf1b05, 0x8ea46be, b'depth, entry, node, own, position, rival, sign, slot, v')
-*/
-
-  /* function exit code */
-  __pyx_L1_error:;
-  __Pyx_XDECREF(__pyx_t_2);
-  __Pyx_XDECREF(__pyx_t_3);
-  __Pyx_AddTraceback("gametree_cli.algorithms.search.__pyx_unpickle_Frame", __pyx_clineno, __pyx_lineno, __pyx_filename);
-  __pyx_r = NULL;
-  __pyx_L0:;
-  __Pyx_XDECREF(__pyx_v___pyx_result);
-  __Pyx_XGIVEREF(__pyx_r);
-  __Pyx_RefNannyFinishContext();
-  return __pyx_r;
-}
-
-/* "(tree fragment)":11
- *         __pyx_unpickle_Frame__set_state(<Frame> __pyx_result, __pyx_state)
- *     return __pyx_result
- * cdef __pyx_unpickle_Frame__set_state(Frame __pyx_result, __pyx_state: tuple):             # <<<<<<<<<<<<<<
- *     __pyx_result.depth = __pyx_state[0]; __pyx_result.entry = __pyx_state[1]; __pyx_result.node = __pyx_state[2]; __pyx_result.own = __pyx_state[3]; __pyx_result.position = __pyx_state[4]; __pyx_result.rival = __pyx_state[5]; __pyx_result.sign = __pyx_state[6]; __pyx_result.slot = __pyx_state[7]; __pyx_result.v = __pyx_state[8]
- *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 9)
-*/
-
-static PyObject *__pyx_f_12gametree_cli_10algorithms_6search___pyx_unpickle_Frame__set_state(struct __pyx_obj_12gametree_cli_10algorithms_6search_Frame *__pyx_v___pyx_result, PyObject *__pyx_v___pyx_state) {
+static PyObject *__pyx_pf_12gametree_cli_7formats_9scan_skip_7Skipper_8__setstate_cython__(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v_self, PyObject *__pyx_v___pyx_state) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
   PyObject *__pyx_t_1 = NULL;
-  PY_LONG_LONG __pyx_t_2;
-  int __pyx_t_3;
+  PyObject *__pyx_t_2 = NULL;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
-  __Pyx_RefNannySetupContext("__pyx_unpickle_Frame__set_state", 0);
+  __Pyx_RefNannySetupContext("__setstate_cython__", 0);
 
-  /* "(tree fragment)":12
- *     return __pyx_result
- * cdef __pyx_unpickle_Frame__set_state(Frame __pyx_result, __pyx_state: tuple):
- *     __pyx_result.depth = __pyx_state[0]; __pyx_result.entry = __pyx_state[1]; __pyx_result.node = __pyx_state[2]; __pyx_result.own = __pyx_state[3]; __pyx_result.position = __pyx_state[4]; __pyx_result.rival = __pyx_state[5]; __pyx_result.sign = __pyx_state[6]; __pyx_result.slot = __pyx_state[7]; __pyx_result.v = __pyx_state[8]             # <<<<<<<<<<<<<<
- *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 9)
+  /* "(tree fragment)":18
+ *         return __pyx_unpickle_Skipper, (type(self), 0x58e11ed, state)
+ * def __setstate_cython__(self, __pyx_state):
+ *     __pyx_unpickle_Skipper__set_state(self, __pyx_state)             # <<<<<<<<<<<<<<
 */
-  __pyx_t_1 = __Pyx_GetItemInt_Tuple(__pyx_v___pyx_state, 0, long, 1, __Pyx_PyLong_From_long, 0, 1, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyLong_As_PY_LONG_LONG(__pyx_t_1); if (unlikely((__pyx_t_2 == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_t_1 = __pyx_v___pyx_state;
+  __Pyx_INCREF(__pyx_t_1);
+  if (!(likely(PyTuple_CheckExact(__pyx_t_1))||((__pyx_t_1) == Py_None) || __Pyx_RaiseUnexpectedTypeError("tuple", __pyx_t_1))) __PYX_ERR(1, 18, __pyx_L1_error)
+  if (unlikely(__pyx_t_1 == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "cannot pass None into a C function argument that is declared \047not None\047");
+    __PYX_ERR(1, 18, __pyx_L1_error)
+  }
+  __pyx_t_2 = __pyx_f_12gametree_cli_7formats_9scan_skip___pyx_unpickle_Skipper__set_state(__pyx_v_self, ((PyObject*)__pyx_t_1)); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 18, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_2);
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_v___pyx_result->depth = __pyx_t_2;
-  __pyx_t_1 = __Pyx_GetItemInt_Tuple(__pyx_v___pyx_state, 1, long, 1, __Pyx_PyLong_From_long, 0, 1, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyLong_As_PY_LONG_LONG(__pyx_t_1); if (unlikely((__pyx_t_2 == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_v___pyx_result->entry = __pyx_t_2;
-  __pyx_t_1 = __Pyx_GetItemInt_Tuple(__pyx_v___pyx_state, 2, long, 1, __Pyx_PyLong_From_long, 0, 1, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyLong_As_PY_LONG_LONG(__pyx_t_1); if (unlikely((__pyx_t_2 == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_v___pyx_result->node = __pyx_t_2;
-  __pyx_t_1 = __Pyx_GetItemInt_Tuple(__pyx_v___pyx_state, 3, long, 1, __Pyx_PyLong_From_long, 0, 1, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyLong_As_PY_LONG_LONG(__pyx_t_1); if (unlikely((__pyx_t_2 == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_v___pyx_result->own = __pyx_t_2;
-  __pyx_t_1 = __Pyx_GetItemInt_Tuple(__pyx_v___pyx_state, 4, long, 1, __Pyx_PyLong_From_long, 0, 1, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyLong_As_PY_LONG_LONG(__pyx_t_1); if (unlikely((__pyx_t_2 == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_v___pyx_result->position = __pyx_t_2;
-  __pyx_t_1 = __Pyx_GetItemInt_Tuple(__pyx_v___pyx_state, 5, long, 1, __Pyx_PyLong_From_long, 0, 1, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyLong_As_PY_LONG_LONG(__pyx_t_1); if (unlikely((__pyx_t_2 == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_v___pyx_result->rival = __pyx_t_2;
-  __pyx_t_1 = __Pyx_GetItemInt_Tuple(__pyx_v___pyx_state, 6, long, 1, __Pyx_PyLong_From_long, 0, 1, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyLong_As_PY_LONG_LONG(__pyx_t_1); if (unlikely((__pyx_t_2 == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_v___pyx_result->sign = __pyx_t_2;
-  __pyx_t_1 = __Pyx_GetItemInt_Tuple(__pyx_v___pyx_state, 7, long, 1, __Pyx_PyLong_From_long, 0, 1, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyLong_As_PY_LONG_LONG(__pyx_t_1); if (unlikely((__pyx_t_2 == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_v___pyx_result->slot = __pyx_t_2;
-  __pyx_t_1 = __Pyx_GetItemInt_Tuple(__pyx_v___pyx_state, 8, long, 1, __Pyx_PyLong_From_long, 0, 1, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyLong_As_PY_LONG_LONG(__pyx_t_1); if (unlikely((__pyx_t_2 == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_v___pyx_result->v = __pyx_t_2;
+  __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-  /* "(tree fragment)":13
- * cdef __pyx_unpickle_Frame__set_state(Frame __pyx_result, __pyx_state: tuple):
- *     __pyx_result.depth = __pyx_state[0]; __pyx_result.entry = __pyx_state[1]; __pyx_result.node = __pyx_state[2]; __pyx_result.own = __pyx_state[3]; __pyx_result.position = __pyx_state[4]; __pyx_result.rival = __pyx_state[5]; __pyx_result.sign = __pyx_state[6]; __pyx_result.slot = __pyx_state[7]; __pyx_result.v = __pyx_state[8]
- *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 9)             # <<<<<<<<<<<<<<
-*/
-  __pyx_t_3 = __Pyx_UpdateUnpickledDict(((PyObject *)__pyx_v___pyx_result), __pyx_v___pyx_state, 9); if (unlikely(__pyx_t_3 == ((int)-1))) __PYX_ERR(1, 13, __pyx_L1_error)
-
-
-  /* "(tree fragment)":11
- *         __pyx_unpickle_Frame__set_state(<Frame> __pyx_result, __pyx_state)
- *     return __pyx_result
- * cdef __pyx_unpickle_Frame__set_state(Frame __pyx_result, __pyx_state: tuple):             # <<<<<<<<<<<<<<
- *     __pyx_result.depth = __pyx_state[0]; __pyx_result.entry = __pyx_state[1]; __pyx_result.node = __pyx_state[2]; __pyx_result.own = __pyx_state[3]; __pyx_result.position = __pyx_state[4]; __pyx_result.rival = __pyx_state[5]; __pyx_result.sign = __pyx_state[6]; __pyx_result.slot = __pyx_state[7]; __pyx_result.v = __pyx_state[8]
- *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 9)
+  /* "(tree fragment)":17
+ *     else:
+ *         return __pyx_unpickle_Skipper, (type(self), 0x58e11ed, state)
+ * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
+ *     __pyx_unpickle_Skipper__set_state(self, __pyx_state)
 */
 
   /* function exit code */
@@ -21636,8 +23779,9 @@ static PyObject *__pyx_f_12gametree_cli_10algorithms_6search___pyx_unpickle_Fram
   goto __pyx_L0;
   __pyx_L1_error:;
   __Pyx_XDECREF(__pyx_t_1);
-  __Pyx_AddTraceback("gametree_cli.algorithms.search.__pyx_unpickle_Frame__set_state", __pyx_clineno, __pyx_lineno, __pyx_filename);
-  __pyx_r = 0;
+  __Pyx_XDECREF(__pyx_t_2);
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.Skipper.__setstate_cython__", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __pyx_r = NULL;
   __pyx_L0:;
   __Pyx_XGIVEREF(__pyx_r);
   __Pyx_RefNannyFinishContext();
@@ -21647,21 +23791,21 @@ static PyObject *__pyx_f_12gametree_cli_10algorithms_6search___pyx_unpickle_Fram
 /* "(tree fragment)":4
  *     int __Pyx_CheckUnpickleChecksum(long, long, long, long, const char*) except -1
  *     int __Pyx_UpdateUnpickledDict(object, object, Py_ssize_t) except -1
- * def __pyx_unpickle_Visits(__pyx_type, long __pyx_checksum, tuple __pyx_state):             # <<<<<<<<<<<<<<
+ * def __pyx_unpickle_Skipper(__pyx_type, long __pyx_checksum, tuple __pyx_state):             # <<<<<<<<<<<<<<
  *     cdef object __pyx_result
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x1c12d3f, 0xb19f7a5, 0x315efe0, b'alpha, beta, cut_at, cutoffs, flags, order, prune, value, visits')
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x58e11ed, 0x5169b4f, 0x6c43548, b'base, escaped, high, keys, length, lenient, low, narrow, opened, text, window')
 */
 
 /* Python wrapper */
-static PyObject *__pyx_pw_12gametree_cli_10algorithms_6search_5__pyx_unpickle_Visits(PyObject *__pyx_self, 
+static PyObject *__pyx_pw_12gametree_cli_7formats_9scan_skip_5__pyx_unpickle_Skipper(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-static PyMethodDef __pyx_mdef_12gametree_cli_10algorithms_6search_5__pyx_unpickle_Visits = {"__pyx_unpickle_Visits", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_10algorithms_6search_5__pyx_unpickle_Visits, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
-static PyObject *__pyx_pw_12gametree_cli_10algorithms_6search_5__pyx_unpickle_Visits(PyObject *__pyx_self, 
+static PyMethodDef __pyx_mdef_12gametree_cli_7formats_9scan_skip_5__pyx_unpickle_Skipper = {"__pyx_unpickle_Skipper", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_7formats_9scan_skip_5__pyx_unpickle_Skipper, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0};
+static PyObject *__pyx_pw_12gametree_cli_7formats_9scan_skip_5__pyx_unpickle_Skipper(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
 PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 #else
@@ -21681,7 +23825,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   int __pyx_clineno = 0;
   PyObject *__pyx_r = 0;
   __Pyx_RefNannyDeclarations
-  __Pyx_RefNannySetupContext("__pyx_unpickle_Visits (wrapper)", 0);
+  __Pyx_RefNannySetupContext("__pyx_unpickle_Skipper (wrapper)", 0);
   #if !CYTHON_VECTORCALL
   #if CYTHON_ASSUME_SAFE_SIZE
   __pyx_nargs = PyTuple_GET_SIZE(__pyx_args);
@@ -21712,9 +23856,9 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__pyx_unpickle_Visits", 0) < (0)) __PYX_ERR(1, 4, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__pyx_unpickle_Skipper", 0) < (0)) __PYX_ERR(1, 4, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 3; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__pyx_unpickle_Visits", 1, 3, 3, i); __PYX_ERR(1, 4, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__pyx_unpickle_Skipper", 1, 3, 3, i); __PYX_ERR(1, 4, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 3)) {
       goto __pyx_L5_argtuple_error;
@@ -21732,19 +23876,19 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("__pyx_unpickle_Visits", 1, 3, 3, __pyx_nargs); __PYX_ERR(1, 4, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("__pyx_unpickle_Skipper", 1, 3, 3, __pyx_nargs); __PYX_ERR(1, 4, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
   for (Py_ssize_t __pyx_temp=0; __pyx_temp < (Py_ssize_t)(sizeof(values)/sizeof(values[0])); ++__pyx_temp) {
     Py_XDECREF(values[__pyx_temp]);
   }
-  __Pyx_AddTraceback("gametree_cli.algorithms.search.__pyx_unpickle_Visits", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.__pyx_unpickle_Skipper", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
   if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v___pyx_state), (&PyTuple_Type), 1, "__pyx_state", 1))) __PYX_ERR(1, 4, __pyx_L1_error)
-  __pyx_r = __pyx_pf_12gametree_cli_10algorithms_6search_4__pyx_unpickle_Visits(__pyx_self, __pyx_v___pyx_type, __pyx_v___pyx_checksum, __pyx_v___pyx_state);
+  __pyx_r = __pyx_pf_12gametree_cli_7formats_9scan_skip_4__pyx_unpickle_Skipper(__pyx_self, __pyx_v___pyx_type, __pyx_v___pyx_checksum, __pyx_v___pyx_state);
 
   /* function exit code */
   goto __pyx_L0;
@@ -21764,7 +23908,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_12gametree_cli_10algorithms_6search_4__pyx_unpickle_Visits(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v___pyx_type, long __pyx_v___pyx_checksum, PyObject *__pyx_v___pyx_state) {
+static PyObject *__pyx_pf_12gametree_cli_7formats_9scan_skip_4__pyx_unpickle_Skipper(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v___pyx_type, long __pyx_v___pyx_checksum, PyObject *__pyx_v___pyx_state) {
   PyObject *__pyx_v___pyx_result = 0;
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
@@ -21776,26 +23920,26 @@ static PyObject *__pyx_pf_12gametree_cli_10algorithms_6search_4__pyx_unpickle_Vi
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
-  __Pyx_RefNannySetupContext("__pyx_unpickle_Visits", 0);
+  __Pyx_RefNannySetupContext("__pyx_unpickle_Skipper", 0);
 
   /* "(tree fragment)":6
- * def __pyx_unpickle_Visits(__pyx_type, long __pyx_checksum, tuple __pyx_state):
+ * def __pyx_unpickle_Skipper(__pyx_type, long __pyx_checksum, tuple __pyx_state):
  *     cdef object __pyx_result
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x1c12d3f, 0xb19f7a5, 0x315efe0, b'alpha, beta, cut_at, cutoffs, flags, order, prune, value, visits')             # <<<<<<<<<<<<<<
- *     __pyx_result = Visits.__new__(__pyx_type)
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x58e11ed, 0x5169b4f, 0x6c43548, b'base, escaped, high, keys, length, lenient, low, narrow, opened, text, window')             # <<<<<<<<<<<<<<
+ *     __pyx_result = Skipper.__new__(__pyx_type)
  *     if __pyx_state is not None:
 */
-  __pyx_t_1 = __Pyx_CheckUnpickleChecksum(__pyx_v___pyx_checksum, 0x1c12d3f, 0xb19f7a5, 0x315efe0, __pyx_k_alpha_beta_cut_at_cutoffs_flags); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(1, 6, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_CheckUnpickleChecksum(__pyx_v___pyx_checksum, 0x58e11ed, 0x5169b4f, 0x6c43548, __pyx_k_base_escaped_high_keys_length_le); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(1, 6, __pyx_L1_error)
 
 
   /* "(tree fragment)":7
  *     cdef object __pyx_result
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x1c12d3f, 0xb19f7a5, 0x315efe0, b'alpha, beta, cut_at, cutoffs, flags, order, prune, value, visits')
- *     __pyx_result = Visits.__new__(__pyx_type)             # <<<<<<<<<<<<<<
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x58e11ed, 0x5169b4f, 0x6c43548, b'base, escaped, high, keys, length, lenient, low, narrow, opened, text, window')
+ *     __pyx_result = Skipper.__new__(__pyx_type)             # <<<<<<<<<<<<<<
  *     if __pyx_state is not None:
- *         __pyx_unpickle_Visits__set_state(<Visits> __pyx_result, __pyx_state)
+ *         __pyx_unpickle_Skipper__set_state(<Skipper> __pyx_result, __pyx_state)
 */
-  __pyx_t_3 = ((PyObject *)__pyx_mstate_global->__pyx_ptype_12gametree_cli_10algorithms_6search_Visits);
+  __pyx_t_3 = ((PyObject *)__pyx_mstate_global->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper);
   __Pyx_INCREF(__pyx_t_3);
   __pyx_t_4 = 0;
   {
@@ -21809,10 +23953,10 @@ static PyObject *__pyx_pf_12gametree_cli_10algorithms_6search_4__pyx_unpickle_Vi
   __pyx_t_2 = 0;
 
   /* "(tree fragment)":8
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x1c12d3f, 0xb19f7a5, 0x315efe0, b'alpha, beta, cut_at, cutoffs, flags, order, prune, value, visits')
- *     __pyx_result = Visits.__new__(__pyx_type)
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x58e11ed, 0x5169b4f, 0x6c43548, b'base, escaped, high, keys, length, lenient, low, narrow, opened, text, window')
+ *     __pyx_result = Skipper.__new__(__pyx_type)
  *     if __pyx_state is not None:             # <<<<<<<<<<<<<<
- *         __pyx_unpickle_Visits__set_state(<Visits> __pyx_result, __pyx_state)
+ *         __pyx_unpickle_Skipper__set_state(<Skipper> __pyx_result, __pyx_state)
  *     return __pyx_result
 */
   __pyx_t_5 = (__pyx_v___pyx_state != ((PyObject*)Py_None));
@@ -21820,35 +23964,35 @@ static PyObject *__pyx_pf_12gametree_cli_10algorithms_6search_4__pyx_unpickle_Vi
 
 
     /* "(tree fragment)":9
- *     __pyx_result = Visits.__new__(__pyx_type)
+ *     __pyx_result = Skipper.__new__(__pyx_type)
  *     if __pyx_state is not None:
- *         __pyx_unpickle_Visits__set_state(<Visits> __pyx_result, __pyx_state)             # <<<<<<<<<<<<<<
+ *         __pyx_unpickle_Skipper__set_state(<Skipper> __pyx_result, __pyx_state)             # <<<<<<<<<<<<<<
  *     return __pyx_result
- * cdef __pyx_unpickle_Visits__set_state(Visits __pyx_result, __pyx_state: tuple):
+ * cdef __pyx_unpickle_Skipper__set_state(Skipper __pyx_result, __pyx_state: tuple):
 */
     if (unlikely(__pyx_v___pyx_state == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "cannot pass None into a C function argument that is declared \047not None\047");
       __PYX_ERR(1, 9, __pyx_L1_error)
     }
-    __pyx_t_2 = __pyx_f_12gametree_cli_10algorithms_6search___pyx_unpickle_Visits__set_state(((struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *)__pyx_v___pyx_result), __pyx_v___pyx_state); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 9, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_12gametree_cli_7formats_9scan_skip___pyx_unpickle_Skipper__set_state(((struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *)__pyx_v___pyx_result), __pyx_v___pyx_state); if (unlikely(!__pyx_t_2)) __PYX_ERR(1, 9, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
     /* "(tree fragment)":8
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x1c12d3f, 0xb19f7a5, 0x315efe0, b'alpha, beta, cut_at, cutoffs, flags, order, prune, value, visits')
- *     __pyx_result = Visits.__new__(__pyx_type)
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x58e11ed, 0x5169b4f, 0x6c43548, b'base, escaped, high, keys, length, lenient, low, narrow, opened, text, window')
+ *     __pyx_result = Skipper.__new__(__pyx_type)
  *     if __pyx_state is not None:             # <<<<<<<<<<<<<<
- *         __pyx_unpickle_Visits__set_state(<Visits> __pyx_result, __pyx_state)
+ *         __pyx_unpickle_Skipper__set_state(<Skipper> __pyx_result, __pyx_state)
  *     return __pyx_result
 */
   }
 
   /* "(tree fragment)":10
  *     if __pyx_state is not None:
- *         __pyx_unpickle_Visits__set_state(<Visits> __pyx_result, __pyx_state)
+ *         __pyx_unpickle_Skipper__set_state(<Skipper> __pyx_result, __pyx_state)
  *     return __pyx_result             # <<<<<<<<<<<<<<
- * cdef __pyx_unpickle_Visits__set_state(Visits __pyx_result, __pyx_state: tuple):
- *     __pyx_result.alpha = __pyx_state[0]; __pyx_result.beta = __pyx_state[1]; __pyx_result.cut_at = __pyx_state[2]; __pyx_result.cutoffs = __pyx_state[3]; __pyx_result.flags = __pyx_state[4]; __pyx_result.order = __pyx_state[5]; __pyx_result.prune = __pyx_state[6]; __pyx_result.value = __pyx_state[7]; __pyx_result.visits = __pyx_state[8]
+ * cdef __pyx_unpickle_Skipper__set_state(Skipper __pyx_result, __pyx_state: tuple):
+ *     __pyx_result.base = __pyx_state[0]; __pyx_result.escaped = __pyx_state[1]; __pyx_result.high = __pyx_state[2]; __pyx_result.keys = __pyx_state[3]; __pyx_result.length = __pyx_state[4]; __pyx_result.lenient = __pyx_state[5]; __pyx_result.low = __pyx_state[6]; __pyx_result.narrow = __pyx_state[7]; __pyx_result.opened = __pyx_state[8]; __pyx_result.text = __pyx_state[9]; __pyx_result.window = __pyx_state[10]
 */
   {
     PyObject *__pyx_temp;
@@ -21864,16 +24008,16 @@ static PyObject *__pyx_pf_12gametree_cli_10algorithms_6search_4__pyx_unpickle_Vi
   /* "(tree fragment)":4
  *     int __Pyx_CheckUnpickleChecksum(long, long, long, long, const char*) except -1
  *     int __Pyx_UpdateUnpickledDict(object, object, Py_ssize_t) except -1
- * def __pyx_unpickle_Visits(__pyx_type, long __pyx_checksum, tuple __pyx_state):             # <<<<<<<<<<<<<<
+ * def __pyx_unpickle_Skipper(__pyx_type, long __pyx_checksum, tuple __pyx_state):             # <<<<<<<<<<<<<<
  *     cdef object __pyx_result
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x1c12d3f, 0xb19f7a5, 0x315efe0, b'alpha, beta, cut_at, cutoffs, flags, order, prune, value, visits')
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x58e11ed, 0x5169b4f, 0x6c43548, b'base, escaped, high, keys, length, lenient, low, narrow, opened, text, window')
 */
 
   /* function exit code */
   __pyx_L1_error:;
   __Pyx_XDECREF(__pyx_t_2);
   __Pyx_XDECREF(__pyx_t_3);
-  __Pyx_AddTraceback("gametree_cli.algorithms.search.__pyx_unpickle_Visits", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.__pyx_unpickle_Skipper", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __pyx_r = NULL;
   __pyx_L0:;
   __Pyx_XDECREF(__pyx_v___pyx_result);
@@ -21883,121 +24027,97 @@ static PyObject *__pyx_pf_12gametree_cli_10algorithms_6search_4__pyx_unpickle_Vi
 }
 
 /* "(tree fragment)":11
- *         __pyx_unpickle_Visits__set_state(<Visits> __pyx_result, __pyx_state)
+ *         __pyx_unpickle_Skipper__set_state(<Skipper> __pyx_result, __pyx_state)
  *     return __pyx_result
- * cdef __pyx_unpickle_Visits__set_state(Visits __pyx_result, __pyx_state: tuple):             # <<<<<<<<<<<<<<
- *     __pyx_result.alpha = __pyx_state[0]; __pyx_result.beta = __pyx_state[1]; __pyx_result.cut_at = __pyx_state[2]; __pyx_result.cutoffs = __pyx_state[3]; __pyx_result.flags = __pyx_state[4]; __pyx_result.order = __pyx_state[5]; __pyx_result.prune = __pyx_state[6]; __pyx_result.value = __pyx_state[7]; __pyx_result.visits = __pyx_state[8]
- *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 9)
+ * cdef __pyx_unpickle_Skipper__set_state(Skipper __pyx_result, __pyx_state: tuple):             # <<<<<<<<<<<<<<
+ *     __pyx_result.base = __pyx_state[0]; __pyx_result.escaped = __pyx_state[1]; __pyx_result.high = __pyx_state[2]; __pyx_result.keys = __pyx_state[3]; __pyx_result.length = __pyx_state[4]; __pyx_result.lenient = __pyx_state[5]; __pyx_result.low = __pyx_state[6]; __pyx_result.narrow = __pyx_state[7]; __pyx_result.opened = __pyx_state[8]; __pyx_result.text = __pyx_state[9]; __pyx_result.window = __pyx_state[10]
+ *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 11)
 */
 
-static PyObject *__pyx_f_12gametree_cli_10algorithms_6search___pyx_unpickle_Visits__set_state(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *__pyx_v___pyx_result, PyObject *__pyx_v___pyx_state) {
+static PyObject *__pyx_f_12gametree_cli_7formats_9scan_skip___pyx_unpickle_Skipper__set_state(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *__pyx_v___pyx_result, PyObject *__pyx_v___pyx_state) {
   PyObject *__pyx_r = NULL;
   __Pyx_RefNannyDeclarations
-  PyObject *__pyx_t_1 = NULL;
-  __Pyx_memviewslice __pyx_t_2 = { 0, 0, { 0 }, { 0 }, { 0 } };
-  PY_LONG_LONG __pyx_t_3;
-  __Pyx_memviewslice __pyx_t_4 = { 0, 0, { 0 }, { 0 }, { 0 } };
-  int __pyx_t_5;
+  __Pyx_memviewslice __pyx_t_1 = { 0, 0, { 0 }, { 0 }, { 0 } };
+  int __pyx_t_2;
+  Py_ssize_t __pyx_t_3;
+  PyObject *__pyx_t_4 = NULL;
+  __Pyx_memviewslice __pyx_t_5 = { 0, 0, { 0 }, { 0 }, { 0 } };
   int __pyx_t_6;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
-  __Pyx_RefNannySetupContext("__pyx_unpickle_Visits__set_state", 0);
+  __Pyx_RefNannySetupContext("__pyx_unpickle_Skipper__set_state", 0);
 
   /* "(tree fragment)":12
  *     return __pyx_result
- * cdef __pyx_unpickle_Visits__set_state(Visits __pyx_result, __pyx_state: tuple):
- *     __pyx_result.alpha = __pyx_state[0]; __pyx_result.beta = __pyx_state[1]; __pyx_result.cut_at = __pyx_state[2]; __pyx_result.cutoffs = __pyx_state[3]; __pyx_result.flags = __pyx_state[4]; __pyx_result.order = __pyx_state[5]; __pyx_result.prune = __pyx_state[6]; __pyx_result.value = __pyx_state[7]; __pyx_result.visits = __pyx_state[8]             # <<<<<<<<<<<<<<
- *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 9)
+ * cdef __pyx_unpickle_Skipper__set_state(Skipper __pyx_result, __pyx_state: tuple):
+ *     __pyx_result.base = __pyx_state[0]; __pyx_result.escaped = __pyx_state[1]; __pyx_result.high = __pyx_state[2]; __pyx_result.keys = __pyx_state[3]; __pyx_result.length = __pyx_state[4]; __pyx_result.lenient = __pyx_state[5]; __pyx_result.low = __pyx_state[6]; __pyx_result.narrow = __pyx_state[7]; __pyx_result.opened = __pyx_state[8]; __pyx_result.text = __pyx_state[9]; __pyx_result.window = __pyx_state[10]             # <<<<<<<<<<<<<<
+ *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 11)
 */
-  __pyx_t_1 = __Pyx_GetItemInt_Tuple(__pyx_v___pyx_state, 0, long, 1, __Pyx_PyLong_From_long, 0, 1, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->alpha, 0);
-  __pyx_v___pyx_result->alpha = __pyx_t_2;
-  __pyx_t_2.memview = NULL;
-  __pyx_t_2.data = NULL;
-  __pyx_t_1 = __Pyx_GetItemInt_Tuple(__pyx_v___pyx_state, 1, long, 1, __Pyx_PyLong_From_long, 0, 1, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->beta, 0);
-  __pyx_v___pyx_result->beta = __pyx_t_2;
-  __pyx_t_2.memview = NULL;
-  __pyx_t_2.data = NULL;
-  __pyx_t_1 = __Pyx_GetItemInt_Tuple(__pyx_v___pyx_state, 2, long, 1, __Pyx_PyLong_From_long, 0, 1, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->cut_at, 0);
-  __pyx_v___pyx_result->cut_at = __pyx_t_2;
-  __pyx_t_2.memview = NULL;
-  __pyx_t_2.data = NULL;
-  __pyx_t_1 = __Pyx_GetItemInt_Tuple(__pyx_v___pyx_state, 3, long, 1, __Pyx_PyLong_From_long, 0, 1, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_3 = __Pyx_PyLong_As_PY_LONG_LONG(__pyx_t_1); if (unlikely((__pyx_t_3 == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_v___pyx_result->cutoffs = __pyx_t_3;
-  __pyx_t_1 = __Pyx_GetItemInt_Tuple(__pyx_v___pyx_state, 4, long, 1, __Pyx_PyLong_From_long, 0, 1, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_4 = __Pyx_PyObject_to_MemoryviewSlice_dc_unsigned_char(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_4.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->flags, 0);
-  __pyx_v___pyx_result->flags = __pyx_t_4;
-  __pyx_t_4.memview = NULL;
-  __pyx_t_4.data = NULL;
-  __pyx_t_1 = __Pyx_GetItemInt_Tuple(__pyx_v___pyx_state, 5, long, 1, __Pyx_PyLong_From_long, 0, 1, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->order, 0);
-  __pyx_v___pyx_result->order = __pyx_t_2;
-  __pyx_t_2.memview = NULL;
-  __pyx_t_2.data = NULL;
-  __pyx_t_1 = __Pyx_GetItemInt_Tuple(__pyx_v___pyx_state, 6, long, 1, __Pyx_PyLong_From_long, 0, 1, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_5 = __Pyx_PyObject_IsTrue(__pyx_t_1); if (unlikely((__pyx_t_5 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_v___pyx_result->prune = __pyx_t_5;
-  __pyx_t_1 = __Pyx_GetItemInt_Tuple(__pyx_v___pyx_state, 7, long, 1, __Pyx_PyLong_From_long, 0, 1, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(__pyx_t_1, PyBUF_WRITABLE); if (unlikely(!__pyx_t_2.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->value, 0);
-  __pyx_v___pyx_result->value = __pyx_t_2;
-  __pyx_t_2.memview = NULL;
-  __pyx_t_2.data = NULL;
-  __pyx_t_1 = __Pyx_GetItemInt_Tuple(__pyx_v___pyx_state, 8, long, 1, __Pyx_PyLong_From_long, 0, 1, 1, __Pyx_ReferenceSharing_FunctionArgument); if (unlikely(!__pyx_t_1)) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_3 = __Pyx_PyLong_As_PY_LONG_LONG(__pyx_t_1); if (unlikely((__pyx_t_3 == (PY_LONG_LONG)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-  __pyx_v___pyx_result->visits = __pyx_t_3;
+  __pyx_t_1 = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 0), PyBUF_WRITABLE); if (unlikely(!__pyx_t_1.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->base, 0);
+  __pyx_v___pyx_result->base = __pyx_t_1;
+  __pyx_t_1.memview = NULL;
+  __pyx_t_1.data = NULL;
+  __pyx_t_2 = __Pyx_PyObject_IsTrue(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 1)); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->escaped = __pyx_t_2;
+  __pyx_t_3 = __Pyx_PyIndex_AsSsize_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 2)); if (unlikely((__pyx_t_3 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->high = __pyx_t_3;
+  __pyx_t_1 = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 3), PyBUF_WRITABLE); if (unlikely(!__pyx_t_1.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->keys, 0);
+  __pyx_v___pyx_result->keys = __pyx_t_1;
+  __pyx_t_1.memview = NULL;
+  __pyx_t_1.data = NULL;
+  __pyx_t_3 = __Pyx_PyIndex_AsSsize_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 4)); if (unlikely((__pyx_t_3 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->length = __pyx_t_3;
+  __pyx_t_2 = __Pyx_PyObject_IsTrue(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 5)); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->lenient = __pyx_t_2;
+  __pyx_t_3 = __Pyx_PyIndex_AsSsize_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 6)); if (unlikely((__pyx_t_3 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->low = __pyx_t_3;
+  __pyx_t_2 = __Pyx_PyObject_IsTrue(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 7)); if (unlikely((__pyx_t_2 == (int)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
+  __pyx_v___pyx_result->narrow = __pyx_t_2;
+  __pyx_t_1 = __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 8), PyBUF_WRITABLE); if (unlikely(!__pyx_t_1.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->opened, 0);
+  __pyx_v___pyx_result->opened = __pyx_t_1;
+  __pyx_t_1.memview = NULL;
+  __pyx_t_1.data = NULL;
+  __pyx_t_4 = __Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 9);
+  __Pyx_INCREF(__pyx_t_4);
+  if (!(likely(PyUnicode_CheckExact(__pyx_t_4))||((__pyx_t_4) == Py_None) || __Pyx_RaiseUnexpectedTypeError("str", __pyx_t_4))) __PYX_ERR(1, 12, __pyx_L1_error)
+  __Pyx_GIVEREF(__pyx_t_4);
+  __Pyx_GOTREF(__pyx_v___pyx_result->text);
+  __Pyx_DECREF_SET(__pyx_v___pyx_result->text, ((PyObject*)__pyx_t_4));
+  __pyx_t_4 = 0;
+  __pyx_t_5 = __Pyx_PyObject_to_MemoryviewSlice_dc_unsigned_char__const__(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 10), 0); if (unlikely(!__pyx_t_5.memview)) __PYX_ERR(1, 12, __pyx_L1_error)
+  __PYX_XCLEAR_MEMVIEW(&__pyx_v___pyx_result->window, 0);
+  __pyx_v___pyx_result->window = __pyx_t_5;
+  __pyx_t_5.memview = NULL;
+  __pyx_t_5.data = NULL;
 
   /* "(tree fragment)":13
- * cdef __pyx_unpickle_Visits__set_state(Visits __pyx_result, __pyx_state: tuple):
- *     __pyx_result.alpha = __pyx_state[0]; __pyx_result.beta = __pyx_state[1]; __pyx_result.cut_at = __pyx_state[2]; __pyx_result.cutoffs = __pyx_state[3]; __pyx_result.flags = __pyx_state[4]; __pyx_result.order = __pyx_state[5]; __pyx_result.prune = __pyx_state[6]; __pyx_result.value = __pyx_state[7]; __pyx_result.visits = __pyx_state[8]
- *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 9)             # <<<<<<<<<<<<<<
+ * cdef __pyx_unpickle_Skipper__set_state(Skipper __pyx_result, __pyx_state: tuple):
+ *     __pyx_result.base = __pyx_state[0]; __pyx_result.escaped = __pyx_state[1]; __pyx_result.high = __pyx_state[2]; __pyx_result.keys = __pyx_state[3]; __pyx_result.length = __pyx_state[4]; __pyx_result.lenient = __pyx_state[5]; __pyx_result.low = __pyx_state[6]; __pyx_result.narrow = __pyx_state[7]; __pyx_result.opened = __pyx_state[8]; __pyx_result.text = __pyx_state[9]; __pyx_result.window = __pyx_state[10]
+ *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 11)             # <<<<<<<<<<<<<<
 */
-  __pyx_t_6 = __Pyx_UpdateUnpickledDict(((PyObject *)__pyx_v___pyx_result), __pyx_v___pyx_state, 9); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(1, 13, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_UpdateUnpickledDict(((PyObject *)__pyx_v___pyx_result), __pyx_v___pyx_state, 11); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(1, 13, __pyx_L1_error)
 
 
   /* "(tree fragment)":11
- *         __pyx_unpickle_Visits__set_state(<Visits> __pyx_result, __pyx_state)
+ *         __pyx_unpickle_Skipper__set_state(<Skipper> __pyx_result, __pyx_state)
  *     return __pyx_result
- * cdef __pyx_unpickle_Visits__set_state(Visits __pyx_result, __pyx_state: tuple):             # <<<<<<<<<<<<<<
- *     __pyx_result.alpha = __pyx_state[0]; __pyx_result.beta = __pyx_state[1]; __pyx_result.cut_at = __pyx_state[2]; __pyx_result.cutoffs = __pyx_state[3]; __pyx_result.flags = __pyx_state[4]; __pyx_result.order = __pyx_state[5]; __pyx_result.prune = __pyx_state[6]; __pyx_result.value = __pyx_state[7]; __pyx_result.visits = __pyx_state[8]
- *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 9)
+ * cdef __pyx_unpickle_Skipper__set_state(Skipper __pyx_result, __pyx_state: tuple):             # <<<<<<<<<<<<<<
+ *     __pyx_result.base = __pyx_state[0]; __pyx_result.escaped = __pyx_state[1]; __pyx_result.high = __pyx_state[2]; __pyx_result.keys = __pyx_state[3]; __pyx_result.length = __pyx_state[4]; __pyx_result.lenient = __pyx_state[5]; __pyx_result.low = __pyx_state[6]; __pyx_result.narrow = __pyx_state[7]; __pyx_result.opened = __pyx_state[8]; __pyx_result.text = __pyx_state[9]; __pyx_result.window = __pyx_state[10]
+ *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 11)
 */
 
   /* function exit code */
   __pyx_r = Py_None; __Pyx_INCREF(Py_None);
   goto __pyx_L0;
   __pyx_L1_error:;
-  __Pyx_XDECREF(__pyx_t_1);
-  __PYX_XCLEAR_MEMVIEW(&__pyx_t_2, 1);
-  __PYX_XCLEAR_MEMVIEW(&__pyx_t_4, 1);
-  __Pyx_AddTraceback("gametree_cli.algorithms.search.__pyx_unpickle_Visits__set_state", __pyx_clineno, __pyx_lineno, __pyx_filename);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_t_1, 1);
+  __Pyx_XDECREF(__pyx_t_4);
+  __PYX_XCLEAR_MEMVIEW(&__pyx_t_5, 1);
+  __Pyx_AddTraceback("gametree_cli.formats.scan_skip.__pyx_unpickle_Skipper__set_state", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __pyx_r = 0;
   __pyx_L0:;
   __Pyx_XGIVEREF(__pyx_r);
@@ -22005,18 +24125,30 @@ static PyObject *__pyx_f_12gametree_cli_10algorithms_6search___pyx_unpickle_Visi
   return __pyx_r;
 }
 /* #### Code section: module_exttypes ### */
+static struct __pyx_vtabstruct_12gametree_cli_7formats_9scan_skip_Skipper __pyx_vtable_12gametree_cli_7formats_9scan_skip_Skipper;
 
-static PyObject *__pyx_tp_new__initialisation_12gametree_cli_10algorithms_6search_Frame(PyObject *o, 
+static PyObject *__pyx_tp_new__initialisation_12gametree_cli_7formats_9scan_skip_Skipper(PyObject *o, 
 #if CYTHON_VECTORCALL_TPNEW
     CYTHON_UNUSED PyObject *const *args, CYTHON_UNUSED Py_ssize_t nargs, CYTHON_UNUSED PyObject *kwnames
 #else
     CYTHON_UNUSED PyObject *a, CYTHON_UNUSED PyObject *k
 #endif
 ) {
+  struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *p = ((struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *)o);
+  p->__pyx_vtab = __pyx_vtabptr_12gametree_cli_7formats_9scan_skip_Skipper;
+  p->text = ((PyObject*)Py_None); Py_INCREF(Py_None);
+  p->window.data = NULL;
+  p->window.memview = NULL;
+  p->opened.data = NULL;
+  p->opened.memview = NULL;
+  p->base.data = NULL;
+  p->base.memview = NULL;
+  p->keys.data = NULL;
+  p->keys.memview = NULL;
   return o;
 }
 
-static PyObject *__pyx_tp_new_vectorcall_12gametree_cli_10algorithms_6search_Frame(PyTypeObject *t, 
+static PyObject *__pyx_tp_new_vectorcall_12gametree_cli_7formats_9scan_skip_Skipper(PyTypeObject *t, 
 #if CYTHON_VECTORCALL_TPNEW
     PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
 #else
@@ -22024,9 +24156,9 @@ static PyObject *__pyx_tp_new_vectorcall_12gametree_cli_10algorithms_6search_Fra
 #endif
 ) {
   PyObject *o;
-  o = __Pyx_AllocateExtensionType(t, 0);
+  o = __Pyx_AllocateExtensionType(t, 1);
   if (unlikely(!o)) return 0;
-  return __pyx_tp_new__initialisation_12gametree_cli_10algorithms_6search_Frame(o, 
+  return __pyx_tp_new__initialisation_12gametree_cli_7formats_9scan_skip_Skipper(o, 
 #if CYTHON_VECTORCALL_TPNEW
     args, nargs, kwnames
 #else
@@ -22036,21 +24168,21 @@ static PyObject *__pyx_tp_new_vectorcall_12gametree_cli_10algorithms_6search_Fra
 }
 
 #if CYTHON_VECTORCALL_TPNEW
-static PyObject *__pyx_tp_new_12gametree_cli_10algorithms_6search_Frame(PyTypeObject *t, PyObject *a, PyObject *k) {
-  return __Pyx_CallTpnewAsVectorcall(__pyx_tp_new_vectorcall_12gametree_cli_10algorithms_6search_Frame, t, a, k);
+static PyObject *__pyx_tp_new_12gametree_cli_7formats_9scan_skip_Skipper(PyTypeObject *t, PyObject *a, PyObject *k) {
+  return __Pyx_CallTpnewAsVectorcall(__pyx_tp_new_vectorcall_12gametree_cli_7formats_9scan_skip_Skipper, t, a, k);
 }
 #endif
 
 #if CYTHON_VECTORCALL_TPNEW
-static PyObject *__pyx_tp_vectorcall_12gametree_cli_10algorithms_6search_Frame(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
-  if (unlikely((PyTypeObject*)t != __pyx_mstate_global->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame || __Pyx_PyType_HasFeature((PyTypeObject*)t, Py_TPFLAGS_IS_ABSTRACT))) {
+static PyObject *__pyx_tp_vectorcall_12gametree_cli_7formats_9scan_skip_Skipper(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+  if (unlikely((PyTypeObject*)t != __pyx_mstate_global->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper || __Pyx_PyType_HasFeature((PyTypeObject*)t, Py_TPFLAGS_IS_ABSTRACT))) {
     return __Pyx_CallNewInitFromVectorcall((PyTypeObject*)t, args, nargsf, kwnames);
   }
   Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-  PyObject *o = __pyx_tp_new_vectorcall_12gametree_cli_10algorithms_6search_Frame((PyTypeObject*)t, args, nargs, kwnames);
+  PyObject *o = __pyx_tp_new_vectorcall_12gametree_cli_7formats_9scan_skip_Skipper((PyTypeObject*)t, args, nargs, kwnames);
   if (likely(o)) {
     assert(Py_TYPE(o) == (PyTypeObject*)t);
-    if (unlikely(__pyx_pw_12gametree_cli_10algorithms_6search_5Frame_1__init__(o, args, nargs, kwnames) < 0)) {
+    if (unlikely(__pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_1__init__(o, args, nargs, kwnames) < 0)) {
       Py_CLEAR(o);
     }
   }
@@ -22059,19 +24191,18 @@ static PyObject *__pyx_tp_vectorcall_12gametree_cli_10algorithms_6search_Frame(P
 #endif
 
 #if CYTHON_VECTORCALL_TPNEW
-static int __pyx_tp_init_12gametree_cli_10algorithms_6search_Frame(PyObject *o, PyObject *args, PyObject *kwds) {
-  return __Pyx_CallTpinitAsVectorcall(__pyx_pw_12gametree_cli_10algorithms_6search_5Frame_1__init__, o, args, kwds);
+static int __pyx_tp_init_12gametree_cli_7formats_9scan_skip_Skipper(PyObject *o, PyObject *args, PyObject *kwds) {
+  return __Pyx_CallTpinitAsVectorcall(__pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_1__init__, o, args, kwds);
 }
 #endif
 
-static void __pyx_tp_dealloc_12gametree_cli_10algorithms_6search_Frame(PyObject *o) {
-  #if CYTHON_USE_TP_FINALIZE
-  if (unlikely(__Pyx_PyObject_GetSlot(o, tp_finalize, destructor)) && (!PyType_IS_GC(Py_TYPE(o)) || !__Pyx_PyObject_GC_IsFinalized(o))) {
-    if (__Pyx_PyObject_GetSlot(o, tp_dealloc, destructor) == __pyx_tp_dealloc_12gametree_cli_10algorithms_6search_Frame) {
-      if (PyObject_CallFinalizerFromDealloc(o)) return;
-    }
-  }
-  #endif
+static void __pyx_tp_dealloc_12gametree_cli_7formats_9scan_skip_Skipper(PyObject *o) {
+  struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *p = (struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *)o;
+  Py_CLEAR(p->text);
+  __PYX_XCLEAR_MEMVIEW(&p->window, 1);; p->window.memview = NULL; p->window.data = NULL;
+  __PYX_XCLEAR_MEMVIEW(&p->opened, 1);; p->opened.memview = NULL; p->opened.data = NULL;
+  __PYX_XCLEAR_MEMVIEW(&p->base, 1);; p->base.memview = NULL; p->base.data = NULL;
+  __PYX_XCLEAR_MEMVIEW(&p->keys, 1);; p->keys.memview = NULL; p->keys.data = NULL;
   PyTypeObject *tp = Py_TYPE(o);
   #if CYTHON_USE_TYPE_SLOTS
   (*tp->tp_free)(o);
@@ -22086,40 +24217,42 @@ static void __pyx_tp_dealloc_12gametree_cli_10algorithms_6search_Frame(PyObject 
   #endif
 }
 
-static PyMethodDef __pyx_methods_12gametree_cli_10algorithms_6search_Frame[] = {
-  {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_10algorithms_6search_5Frame_3__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
-  {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_10algorithms_6search_5Frame_5__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+static PyMethodDef __pyx_methods_12gametree_cli_7formats_9scan_skip_Skipper[] = {
+  {"skip", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_3skip, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_12gametree_cli_7formats_9scan_skip_7Skipper_2skip},
+  {"skip_items", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_5skip_items, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_12gametree_cli_7formats_9scan_skip_7Skipper_4skip_items},
+  {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_7__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
+  {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_7formats_9scan_skip_7Skipper_9__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
   {0, 0, 0, 0}
 };
 #if CYTHON_USE_TYPE_SPECS
-static PyType_Slot __pyx_type_12gametree_cli_10algorithms_6search_Frame_slots[] = {
-  {Py_tp_dealloc, (void *)__pyx_tp_dealloc_12gametree_cli_10algorithms_6search_Frame},
-  {Py_tp_doc, (void *)PyDoc_STR("An inner node on the way down: what max-value/min-value keep in their locals.\n\n    Bounds and values are sources (see the module docstring).\n    ")},
-  {Py_tp_methods, (void *)__pyx_methods_12gametree_cli_10algorithms_6search_Frame},
-  {Py_tp_init, (void *)__pyx_tp_init_12gametree_cli_10algorithms_6search_Frame},
-  {Py_tp_new, (void *)__pyx_tp_new_12gametree_cli_10algorithms_6search_Frame},
+static PyType_Slot __pyx_type_12gametree_cli_7formats_9scan_skip_Skipper_slots[] = {
+  {Py_tp_dealloc, (void *)__pyx_tp_dealloc_12gametree_cli_7formats_9scan_skip_Skipper},
+  {Py_tp_doc, (void *)PyDoc_STR("One text, for many calls: per open container its bracket and where its keys start; the\n    keys of the open objects as (start, length). Compiled, the text is read through a window\n    of ``_WINDOW`` characters copied as Latin-1 bytes when they all are (one byte a character:\n    the same indexes), which is three times faster than reading the str a character at a\n    time; a window of other characters is read from the str.")},
+  {Py_tp_methods, (void *)__pyx_methods_12gametree_cli_7formats_9scan_skip_Skipper},
+  {Py_tp_init, (void *)__pyx_tp_init_12gametree_cli_7formats_9scan_skip_Skipper},
+  {Py_tp_new, (void *)__pyx_tp_new_12gametree_cli_7formats_9scan_skip_Skipper},
   #if (!CYTHON_COMPILING_IN_PYPY || PYPY_VERSION_NUM >= 0x07030800) && (!CYTHON_COMPILING_IN_LIMITED_API || __PYX_LIMITED_VERSION_HEX >= 0x030E0000)
   #if CYTHON_VECTORCALL_TPNEW
-  {Py_tp_vectorcall, (void *)__pyx_tp_vectorcall_12gametree_cli_10algorithms_6search_Frame},
+  {Py_tp_vectorcall, (void *)__pyx_tp_vectorcall_12gametree_cli_7formats_9scan_skip_Skipper},
   #endif
   #endif
   {0, 0},
 };
-static PyType_Spec __pyx_type_12gametree_cli_10algorithms_6search_Frame_spec = {
-  "gametree_cli.algorithms.search.Frame",
-  sizeof(struct __pyx_obj_12gametree_cli_10algorithms_6search_Frame),
+static PyType_Spec __pyx_type_12gametree_cli_7formats_9scan_skip_Skipper_spec = {
+  "gametree_cli.formats.scan_skip.Skipper",
+  sizeof(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper),
   0,
-  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_BASETYPE,
-  __pyx_type_12gametree_cli_10algorithms_6search_Frame_slots,
+  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG,
+  __pyx_type_12gametree_cli_7formats_9scan_skip_Skipper_slots,
 };
 #else
 
-static PyTypeObject __pyx_type_12gametree_cli_10algorithms_6search_Frame = {
+static PyTypeObject __pyx_type_12gametree_cli_7formats_9scan_skip_Skipper = {
   PyVarObject_HEAD_INIT(0, 0)
-  "gametree_cli.algorithms.search.""Frame", /*tp_name*/
-  sizeof(struct __pyx_obj_12gametree_cli_10algorithms_6search_Frame), /*tp_basicsize*/
+  "gametree_cli.formats.scan_skip.""Skipper", /*tp_name*/
+  sizeof(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper), /*tp_basicsize*/
   0, /*tp_itemsize*/
-  __pyx_tp_dealloc_12gametree_cli_10algorithms_6search_Frame, /*tp_dealloc*/
+  __pyx_tp_dealloc_12gametree_cli_7formats_9scan_skip_Skipper, /*tp_dealloc*/
   0, /*tp_vectorcall_offset*/
   0, /*tp_getattr*/
   0, /*tp_setattr*/
@@ -22134,15 +24267,15 @@ static PyTypeObject __pyx_type_12gametree_cli_10algorithms_6search_Frame = {
   0, /*tp_getattro*/
   0, /*tp_setattro*/
   0, /*tp_as_buffer*/
-  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_BASETYPE, /*tp_flags*/
-  PyDoc_STR("An inner node on the way down: what max-value/min-value keep in their locals.\n\n    Bounds and values are sources (see the module docstring).\n    "), /*tp_doc*/
+  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG, /*tp_flags*/
+  PyDoc_STR("One text, for many calls: per open container its bracket and where its keys start; the\n    keys of the open objects as (start, length). Compiled, the text is read through a window\n    of ``_WINDOW`` characters copied as Latin-1 bytes when they all are (one byte a character:\n    the same indexes), which is three times faster than reading the str a character at a\n    time; a window of other characters is read from the str."), /*tp_doc*/
   0, /*tp_traverse*/
   0, /*tp_clear*/
   0, /*tp_richcompare*/
   0, /*tp_weaklistoffset*/
   0, /*tp_iter*/
   0, /*tp_iternext*/
-  __pyx_methods_12gametree_cli_10algorithms_6search_Frame, /*tp_methods*/
+  __pyx_methods_12gametree_cli_7formats_9scan_skip_Skipper, /*tp_methods*/
   0, /*tp_members*/
   0, /*tp_getset*/
   0, /*tp_base*/
@@ -22152,9 +24285,9 @@ static PyTypeObject __pyx_type_12gametree_cli_10algorithms_6search_Frame = {
   #if !CYTHON_USE_TYPE_SPECS
   0, /*tp_dictoffset*/
   #endif
-  __pyx_tp_init_12gametree_cli_10algorithms_6search_Frame, /*tp_init*/
+  __pyx_tp_init_12gametree_cli_7formats_9scan_skip_Skipper, /*tp_init*/
   0, /*tp_alloc*/
-  __pyx_tp_new_12gametree_cli_10algorithms_6search_Frame, /*tp_new*/
+  __pyx_tp_new_12gametree_cli_7formats_9scan_skip_Skipper, /*tp_new*/
   0, /*tp_free*/
   0, /*tp_is_gc*/
   0, /*tp_bases*/
@@ -22171,7 +24304,7 @@ static PyTypeObject __pyx_type_12gametree_cli_10algorithms_6search_Frame = {
   #endif
   #if (!CYTHON_COMPILING_IN_PYPY || PYPY_VERSION_NUM >= 0x07030800) && (!CYTHON_COMPILING_IN_LIMITED_API || __PYX_LIMITED_VERSION_HEX >= 0x030E0000)
   #if CYTHON_VECTORCALL_TPNEW
-  __pyx_tp_vectorcall_12gametree_cli_10algorithms_6search_Frame, /*tp_vectorcall*/
+  __pyx_tp_vectorcall_12gametree_cli_7formats_9scan_skip_Skipper, /*tp_vectorcall*/
   #else
   NULL, /*tp_vectorcall*/
   #endif
@@ -22190,33 +24323,18 @@ static PyTypeObject __pyx_type_12gametree_cli_10algorithms_6search_Frame = {
   #endif
 };
 #endif
-static struct __pyx_vtabstruct_12gametree_cli_10algorithms_6search_Visits __pyx_vtable_12gametree_cli_10algorithms_6search_Visits;
 
-static PyObject *__pyx_tp_new__initialisation_12gametree_cli_10algorithms_6search_Visits(PyObject *o, 
+static PyObject *__pyx_tp_new__initialisation_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr(PyObject *o, 
 #if CYTHON_VECTORCALL_TPNEW
     CYTHON_UNUSED PyObject *const *args, CYTHON_UNUSED Py_ssize_t nargs, CYTHON_UNUSED PyObject *kwnames
 #else
     CYTHON_UNUSED PyObject *a, CYTHON_UNUSED PyObject *k
 #endif
 ) {
-  struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *p = ((struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *)o);
-  p->__pyx_vtab = __pyx_vtabptr_12gametree_cli_10algorithms_6search_Visits;
-  p->order.data = NULL;
-  p->order.memview = NULL;
-  p->value.data = NULL;
-  p->value.memview = NULL;
-  p->alpha.data = NULL;
-  p->alpha.memview = NULL;
-  p->beta.data = NULL;
-  p->beta.memview = NULL;
-  p->flags.data = NULL;
-  p->flags.memview = NULL;
-  p->cut_at.data = NULL;
-  p->cut_at.memview = NULL;
   return o;
 }
 
-static PyObject *__pyx_tp_new_vectorcall_12gametree_cli_10algorithms_6search_Visits(PyTypeObject *t, 
+static PyObject *__pyx_tp_new_vectorcall_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr(PyTypeObject *t, 
 #if CYTHON_VECTORCALL_TPNEW
     PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
 #else
@@ -22224,9 +24342,27 @@ static PyObject *__pyx_tp_new_vectorcall_12gametree_cli_10algorithms_6search_Vis
 #endif
 ) {
   PyObject *o;
-  o = __Pyx_AllocateExtensionType(t, 0);
+  #if CYTHON_USE_FREELISTS
+  if (likely((int)(__pyx_mstate_global->__pyx_freecount_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr > 0) & __PYX_CHECK_FINAL_TYPE_FOR_FREELISTS(t, __pyx_mstate_global->__pyx_ptype_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr, sizeof(struct __pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr))))
+  {
+    o = (PyObject*)__pyx_mstate_global->__pyx_freelist_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr[--__pyx_mstate_global->__pyx_freecount_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr];
+    #if CYTHON_USE_TYPE_SPECS
+    Py_DECREF(Py_TYPE(o));
+    #endif
+    memset(o, 0, sizeof(struct __pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr));
+    #if CYTHON_COMPILING_IN_LIMITED_API
+    (void) PyObject_Init(o, t);
+    #else
+    (void) PyObject_INIT(o, t);
+    #endif
+    PyObject_GC_Track(o);
+  } else
+  #endif
+  {
+    o = __Pyx_AllocateExtensionType(t, 1);
+  }
   if (unlikely(!o)) return 0;
-  return __pyx_tp_new__initialisation_12gametree_cli_10algorithms_6search_Visits(o, 
+  return __pyx_tp_new__initialisation_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr(o, 
 #if CYTHON_VECTORCALL_TPNEW
     args, nargs, kwnames
 #else
@@ -22236,97 +24372,94 @@ static PyObject *__pyx_tp_new_vectorcall_12gametree_cli_10algorithms_6search_Vis
 }
 
 #if CYTHON_VECTORCALL_TPNEW
-static PyObject *__pyx_tp_new_12gametree_cli_10algorithms_6search_Visits(PyTypeObject *t, PyObject *a, PyObject *k) {
-  return __Pyx_CallTpnewAsVectorcall(__pyx_tp_new_vectorcall_12gametree_cli_10algorithms_6search_Visits, t, a, k);
+static PyObject *__pyx_tp_new_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr(PyTypeObject *t, PyObject *a, PyObject *k) {
+  return __Pyx_CallTpnewAsVectorcall(__pyx_tp_new_vectorcall_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr, t, a, k);
 }
 #endif
 
 #if CYTHON_VECTORCALL_TPNEW
-static PyObject *__pyx_tp_vectorcall_12gametree_cli_10algorithms_6search_Visits(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
-  if (unlikely((PyTypeObject*)t != __pyx_mstate_global->__pyx_ptype_12gametree_cli_10algorithms_6search_Visits || __Pyx_PyType_HasFeature((PyTypeObject*)t, Py_TPFLAGS_IS_ABSTRACT))) {
+static PyObject *__pyx_tp_vectorcall_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr(PyObject *t, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
+  if (unlikely((PyTypeObject*)t != __pyx_mstate_global->__pyx_ptype_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr || __Pyx_PyType_HasFeature((PyTypeObject*)t, Py_TPFLAGS_IS_ABSTRACT))) {
     return __Pyx_CallNewInitFromVectorcall((PyTypeObject*)t, args, nargsf, kwnames);
   }
   Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-  PyObject *o = __pyx_tp_new_vectorcall_12gametree_cli_10algorithms_6search_Visits((PyTypeObject*)t, args, nargs, kwnames);
-  if (likely(o)) {
-    assert(Py_TYPE(o) == (PyTypeObject*)t);
-    if (unlikely(__pyx_pw_12gametree_cli_10algorithms_6search_6Visits_1__init__(o, args, nargs, kwnames) < 0)) {
-      Py_CLEAR(o);
-    }
-  }
+  PyObject *o = __pyx_tp_new_vectorcall_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr((PyTypeObject*)t, args, nargs, kwnames);
   return o;
 }
 #endif
 
-#if CYTHON_VECTORCALL_TPNEW
-static int __pyx_tp_init_12gametree_cli_10algorithms_6search_Visits(PyObject *o, PyObject *args, PyObject *kwds) {
-  return __Pyx_CallTpinitAsVectorcall(__pyx_pw_12gametree_cli_10algorithms_6search_6Visits_1__init__, o, args, kwds);
-}
-#endif
-
-static void __pyx_tp_dealloc_12gametree_cli_10algorithms_6search_Visits(PyObject *o) {
-  struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *p = (struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *)o;
+static void __pyx_tp_dealloc_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr(PyObject *o) {
+  struct __pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr *p = (struct __pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr *)o;
   #if CYTHON_USE_TP_FINALIZE
-  if (unlikely(__Pyx_PyObject_GetSlot(o, tp_finalize, destructor)) && (!PyType_IS_GC(Py_TYPE(o)) || !__Pyx_PyObject_GC_IsFinalized(o))) {
-    if (__Pyx_PyObject_GetSlot(o, tp_dealloc, destructor) == __pyx_tp_dealloc_12gametree_cli_10algorithms_6search_Visits) {
+  if (unlikely(__Pyx_PyObject_GetSlot(o, tp_finalize, destructor)) && !__Pyx_PyObject_GC_IsFinalized(o)) {
+    if (__Pyx_PyObject_GetSlot(o, tp_dealloc, destructor) == __pyx_tp_dealloc_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr) {
       if (PyObject_CallFinalizerFromDealloc(o)) return;
     }
   }
   #endif
-  __PYX_XCLEAR_MEMVIEW(&p->order, 1);; p->order.memview = NULL; p->order.data = NULL;
-  __PYX_XCLEAR_MEMVIEW(&p->value, 1);; p->value.memview = NULL; p->value.data = NULL;
-  __PYX_XCLEAR_MEMVIEW(&p->alpha, 1);; p->alpha.memview = NULL; p->alpha.data = NULL;
-  __PYX_XCLEAR_MEMVIEW(&p->beta, 1);; p->beta.memview = NULL; p->beta.data = NULL;
-  __PYX_XCLEAR_MEMVIEW(&p->flags, 1);; p->flags.memview = NULL; p->flags.data = NULL;
-  __PYX_XCLEAR_MEMVIEW(&p->cut_at, 1);; p->cut_at.memview = NULL; p->cut_at.data = NULL;
-  PyTypeObject *tp = Py_TYPE(o);
-  #if CYTHON_USE_TYPE_SLOTS
-  (*tp->tp_free)(o);
-  #else
+  PyObject_GC_UnTrack(o);
+  Py_CLEAR(p->__pyx_t_0);
+  #if CYTHON_USE_FREELISTS
+  if (likely((int)(__pyx_mstate_global->__pyx_freecount_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr < 8) & __PYX_CHECK_FINAL_TYPE_FOR_FREELISTS(Py_TYPE(o), __pyx_mstate_global->__pyx_ptype_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr, sizeof(struct __pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr))))
   {
-    freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
-    if (tp_free) tp_free(o);
+    __pyx_mstate_global->__pyx_freelist_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr[__pyx_mstate_global->__pyx_freecount_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr++] = ((struct __pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr *)o);
+  } else
+  #endif
+  {
+    PyTypeObject *tp = Py_TYPE(o);
+    #if CYTHON_USE_TYPE_SLOTS
+    (*tp->tp_free)(o);
+    #else
+    {
+      freefunc tp_free = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+      if (tp_free) tp_free(o);
+    }
+    #endif
+    #if CYTHON_USE_TYPE_SPECS
+    Py_DECREF(tp);
+    #endif
   }
-  #endif
-  #if CYTHON_USE_TYPE_SPECS
-  Py_DECREF(tp);
-  #endif
 }
 
-static PyMethodDef __pyx_methods_12gametree_cli_10algorithms_6search_Visits[] = {
-  {"__reduce_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_10algorithms_6search_6Visits_3__reduce_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
-  {"__setstate_cython__", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_12gametree_cli_10algorithms_6search_6Visits_5__setstate_cython__, __Pyx_METH_FASTCALL|METH_KEYWORDS, 0},
-  {0, 0, 0, 0}
-};
+static int __pyx_tp_traverse_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr(PyObject *o, visitproc v, void *a) {
+  int e;
+  struct __pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr *p = (struct __pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr *)o;
+  {
+    e = __Pyx_call_type_traverse(o, 1, v, a);
+    if (e) return e;
+  }
+  if (p->__pyx_t_0) {
+    e = (*v)(p->__pyx_t_0, a); if (e) return e;
+  }
+  return 0;
+}
 #if CYTHON_USE_TYPE_SPECS
-static PyType_Slot __pyx_type_12gametree_cli_10algorithms_6search_Visits_slots[] = {
-  {Py_tp_dealloc, (void *)__pyx_tp_dealloc_12gametree_cli_10algorithms_6search_Visits},
-  {Py_tp_doc, (void *)PyDoc_STR("What the walk writes: per visit position (a node\047s slot) its node, value, alpha and beta at\n    return (sources; the bounds only when pruning) and flags; per cut the node and how many of its\n    children it had entered. The arrays are the caller\047s (NumPy, or any int64/uint8 buffer).")},
-  {Py_tp_methods, (void *)__pyx_methods_12gametree_cli_10algorithms_6search_Visits},
-  {Py_tp_init, (void *)__pyx_tp_init_12gametree_cli_10algorithms_6search_Visits},
-  {Py_tp_new, (void *)__pyx_tp_new_12gametree_cli_10algorithms_6search_Visits},
+static PyType_Slot __pyx_type_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr_slots[] = {
+  {Py_tp_dealloc, (void *)__pyx_tp_dealloc_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr},
+  {Py_tp_traverse, (void *)__pyx_tp_traverse_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr},
+  {Py_tp_new, (void *)__pyx_tp_new_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr},
   #if (!CYTHON_COMPILING_IN_PYPY || PYPY_VERSION_NUM >= 0x07030800) && (!CYTHON_COMPILING_IN_LIMITED_API || __PYX_LIMITED_VERSION_HEX >= 0x030E0000)
   #if CYTHON_VECTORCALL_TPNEW
-  {Py_tp_vectorcall, (void *)__pyx_tp_vectorcall_12gametree_cli_10algorithms_6search_Visits},
+  {Py_tp_vectorcall, (void *)__pyx_tp_vectorcall_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr},
   #endif
   #endif
   {0, 0},
 };
-static PyType_Spec __pyx_type_12gametree_cli_10algorithms_6search_Visits_spec = {
-  "gametree_cli.algorithms.search.Visits",
-  sizeof(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits),
+static PyType_Spec __pyx_type_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr_spec = {
+  "gametree_cli.formats.scan_skip.__pyx_scope_struct__genexpr",
+  sizeof(struct __pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr),
   0,
-  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_BASETYPE,
-  __pyx_type_12gametree_cli_10algorithms_6search_Visits_slots,
+  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_HAVE_GC,
+  __pyx_type_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr_slots,
 };
 #else
 
-static PyTypeObject __pyx_type_12gametree_cli_10algorithms_6search_Visits = {
+static PyTypeObject __pyx_type_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr = {
   PyVarObject_HEAD_INIT(0, 0)
-  "gametree_cli.algorithms.search.""Visits", /*tp_name*/
-  sizeof(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits), /*tp_basicsize*/
+  "gametree_cli.formats.scan_skip.""__pyx_scope_struct__genexpr", /*tp_name*/
+  sizeof(struct __pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr), /*tp_basicsize*/
   0, /*tp_itemsize*/
-  __pyx_tp_dealloc_12gametree_cli_10algorithms_6search_Visits, /*tp_dealloc*/
+  __pyx_tp_dealloc_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr, /*tp_dealloc*/
   0, /*tp_vectorcall_offset*/
   0, /*tp_getattr*/
   0, /*tp_setattr*/
@@ -22341,15 +24474,15 @@ static PyTypeObject __pyx_type_12gametree_cli_10algorithms_6search_Visits = {
   0, /*tp_getattro*/
   0, /*tp_setattro*/
   0, /*tp_as_buffer*/
-  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_BASETYPE, /*tp_flags*/
-  PyDoc_STR("What the walk writes: per visit position (a node\047s slot) its node, value, alpha and beta at\n    return (sources; the bounds only when pruning) and flags; per cut the node and how many of its\n    children it had entered. The arrays are the caller\047s (NumPy, or any int64/uint8 buffer)."), /*tp_doc*/
-  0, /*tp_traverse*/
+  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_HAVE_GC, /*tp_flags*/
+  0, /*tp_doc*/
+  __pyx_tp_traverse_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr, /*tp_traverse*/
   0, /*tp_clear*/
   0, /*tp_richcompare*/
   0, /*tp_weaklistoffset*/
   0, /*tp_iter*/
   0, /*tp_iternext*/
-  __pyx_methods_12gametree_cli_10algorithms_6search_Visits, /*tp_methods*/
+  0, /*tp_methods*/
   0, /*tp_members*/
   0, /*tp_getset*/
   0, /*tp_base*/
@@ -22359,9 +24492,9 @@ static PyTypeObject __pyx_type_12gametree_cli_10algorithms_6search_Visits = {
   #if !CYTHON_USE_TYPE_SPECS
   0, /*tp_dictoffset*/
   #endif
-  __pyx_tp_init_12gametree_cli_10algorithms_6search_Visits, /*tp_init*/
+  0, /*tp_init*/
   0, /*tp_alloc*/
-  __pyx_tp_new_12gametree_cli_10algorithms_6search_Visits, /*tp_new*/
+  __pyx_tp_new_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr, /*tp_new*/
   0, /*tp_free*/
   0, /*tp_is_gc*/
   0, /*tp_bases*/
@@ -22378,7 +24511,7 @@ static PyTypeObject __pyx_type_12gametree_cli_10algorithms_6search_Visits = {
   #endif
   #if (!CYTHON_COMPILING_IN_PYPY || PYPY_VERSION_NUM >= 0x07030800) && (!CYTHON_COMPILING_IN_LIMITED_API || __PYX_LIMITED_VERSION_HEX >= 0x030E0000)
   #if CYTHON_VECTORCALL_TPNEW
-  __pyx_tp_vectorcall_12gametree_cli_10algorithms_6search_Visits, /*tp_vectorcall*/
+  __pyx_tp_vectorcall_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr, /*tp_vectorcall*/
   #else
   NULL, /*tp_vectorcall*/
   #endif
@@ -22588,7 +24721,7 @@ static PyType_Slot __pyx_type___pyx_array_slots[] = {
   {0, 0},
 };
 static PyType_Spec __pyx_type___pyx_array_spec = {
-  "gametree_cli.algorithms.search.array",
+  "gametree_cli.formats.scan_skip.array",
   sizeof(struct __pyx_array_obj),
   0,
   Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_BASETYPE|Py_TPFLAGS_SEQUENCE,
@@ -22622,7 +24755,7 @@ static PyBufferProcs __pyx_tp_as_buffer_array = {
 
 static PyTypeObject __pyx_type___pyx_array = {
   PyVarObject_HEAD_INIT(0, 0)
-  "gametree_cli.algorithms.search.""array", /*tp_name*/
+  "gametree_cli.formats.scan_skip.""array", /*tp_name*/
   sizeof(struct __pyx_array_obj), /*tp_basicsize*/
   0, /*tp_itemsize*/
   __pyx_tp_dealloc_array, /*tp_dealloc*/
@@ -22826,7 +24959,7 @@ static PyType_Slot __pyx_type___pyx_MemviewEnum_slots[] = {
   {0, 0},
 };
 static PyType_Spec __pyx_type___pyx_MemviewEnum_spec = {
-  "gametree_cli.algorithms.search.Enum",
+  "gametree_cli.formats.scan_skip.Enum",
   sizeof(struct __pyx_MemviewEnum_obj),
   0,
   Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_BASETYPE|Py_TPFLAGS_HAVE_GC,
@@ -22836,7 +24969,7 @@ static PyType_Spec __pyx_type___pyx_MemviewEnum_spec = {
 
 static PyTypeObject __pyx_type___pyx_MemviewEnum = {
   PyVarObject_HEAD_INIT(0, 0)
-  "gametree_cli.algorithms.search.""Enum", /*tp_name*/
+  "gametree_cli.formats.scan_skip.""Enum", /*tp_name*/
   sizeof(struct __pyx_MemviewEnum_obj), /*tp_basicsize*/
   0, /*tp_itemsize*/
   __pyx_tp_dealloc_Enum, /*tp_dealloc*/
@@ -23172,7 +25305,7 @@ static PyType_Slot __pyx_type___pyx_memoryview_slots[] = {
   {0, 0},
 };
 static PyType_Spec __pyx_type___pyx_memoryview_spec = {
-  "gametree_cli.algorithms.search.memoryview",
+  "gametree_cli.formats.scan_skip.memoryview",
   sizeof(struct __pyx_memoryview_obj),
   0,
   Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_BASETYPE|Py_TPFLAGS_HAVE_GC,
@@ -23206,7 +25339,7 @@ static PyBufferProcs __pyx_tp_as_buffer_memoryview = {
 
 static PyTypeObject __pyx_type___pyx_memoryview = {
   PyVarObject_HEAD_INIT(0, 0)
-  "gametree_cli.algorithms.search.""memoryview", /*tp_name*/
+  "gametree_cli.formats.scan_skip.""memoryview", /*tp_name*/
   sizeof(struct __pyx_memoryview_obj), /*tp_basicsize*/
   0, /*tp_itemsize*/
   __pyx_tp_dealloc_memoryview, /*tp_dealloc*/
@@ -23403,7 +25536,7 @@ static PyType_Slot __pyx_type___pyx_memoryviewslice_slots[] = {
   {0, 0},
 };
 static PyType_Spec __pyx_type___pyx_memoryviewslice_spec = {
-  "gametree_cli.algorithms.search._memoryviewslice",
+  "gametree_cli.formats.scan_skip._memoryviewslice",
   sizeof(struct __pyx_memoryviewslice_obj),
   0,
   Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_BASETYPE|Py_TPFLAGS_HAVE_GC|Py_TPFLAGS_SEQUENCE,
@@ -23413,7 +25546,7 @@ static PyType_Spec __pyx_type___pyx_memoryviewslice_spec = {
 
 static PyTypeObject __pyx_type___pyx_memoryviewslice = {
   PyVarObject_HEAD_INIT(0, 0)
-  "gametree_cli.algorithms.search.""_memoryviewslice", /*tp_name*/
+  "gametree_cli.formats.scan_skip.""_memoryviewslice", /*tp_name*/
   sizeof(struct __pyx_memoryviewslice_obj), /*tp_basicsize*/
   0, /*tp_itemsize*/
   __pyx_tp_dealloc__memoryviewslice, /*tp_dealloc*/
@@ -23508,8 +25641,8 @@ static CYTHON_SMALL_CODE int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate)
 static CYTHON_SMALL_CODE int __Pyx_modinit_Global_init_code(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Variable_export_code(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Function_export_code(__pyx_mstatetype *__pyx_mstate); /*proto*/
-static CYTHON_SMALL_CODE int __Pyx_modinit_Exttype___pyx_obj_12gametree_cli_10algorithms_6search_Frame(__pyx_mstatetype *__pyx_mstate); /*proto*/
-static CYTHON_SMALL_CODE int __Pyx_modinit_Exttype___pyx_obj_12gametree_cli_10algorithms_6search_Visits(__pyx_mstatetype *__pyx_mstate); /*proto*/
+static CYTHON_SMALL_CODE int __Pyx_modinit_Exttype___pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper(__pyx_mstatetype *__pyx_mstate); /*proto*/
+static CYTHON_SMALL_CODE int __Pyx_modinit_Exttype___pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Exttype___pyx_array_obj(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Exttype___pyx_MemviewEnum_obj(__pyx_mstatetype *__pyx_mstate); /*proto*/
 static CYTHON_SMALL_CODE int __Pyx_modinit_Exttype___pyx_memoryview_obj(__pyx_mstatetype *__pyx_mstate); /*proto*/
@@ -23553,34 +25686,47 @@ static int __Pyx_modinit_Function_export_code(__pyx_mstatetype *__pyx_mstate) {
   return 0;
 }
 
-static int __Pyx_modinit_Exttype___pyx_obj_12gametree_cli_10algorithms_6search_Frame(__pyx_mstatetype *__pyx_mstate) {
+static int __Pyx_modinit_Exttype___pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper(__pyx_mstatetype *__pyx_mstate) {
   __Pyx_RefNannyDeclarations
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
-  __Pyx_RefNannySetupContext("__Pyx_modinit_Exttype___pyx_obj_12gametree_cli_10algorithms_6search_Frame", 0);
-  /*--- Exttype __pyx_obj_12gametree_cli_10algorithms_6search_Frame ---*/
+  __Pyx_RefNannySetupContext("__Pyx_modinit_Exttype___pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper", 0);
+  /*--- Exttype __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper ---*/
+  __pyx_vtabptr_12gametree_cli_7formats_9scan_skip_Skipper = &__pyx_vtable_12gametree_cli_7formats_9scan_skip_Skipper;
+  __pyx_vtable_12gametree_cli_7formats_9scan_skip_Skipper.at = (Py_UCS4 (*)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t))__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at;
+  __pyx_vtable_12gametree_cli_7formats_9scan_skip_Skipper.at_moved = (Py_UCS4 (*)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t))__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_at_moved;
+  __pyx_vtable_12gametree_cli_7formats_9scan_skip_Skipper.move = (void (*)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t))__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_move;
+  __pyx_vtable_12gametree_cli_7formats_9scan_skip_Skipper.__pyx_char = (Py_UCS4 (*)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t))__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_char;
+  __pyx_vtable_12gametree_cli_7formats_9scan_skip_Skipper.space = (Py_ssize_t (*)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t))__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_space;
+  __pyx_vtable_12gametree_cli_7formats_9scan_skip_Skipper.string_end = (Py_ssize_t (*)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t))__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_string_end;
+  __pyx_vtable_12gametree_cli_7formats_9scan_skip_Skipper.number_end = (Py_ssize_t (*)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t))__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_number_end;
+  __pyx_vtable_12gametree_cli_7formats_9scan_skip_Skipper.digits_end = (Py_ssize_t (*)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t))__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_digits_end;
+  __pyx_vtable_12gametree_cli_7formats_9scan_skip_Skipper.grow = (int (*)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *))__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_grow;
+  __pyx_vtable_12gametree_cli_7formats_9scan_skip_Skipper.new_key = (int (*)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t, Py_ssize_t, Py_ssize_t, Py_ssize_t))__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_new_key;
+  __pyx_vtable_12gametree_cli_7formats_9scan_skip_Skipper.value_end = (Py_ssize_t (*)(struct __pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper *, Py_ssize_t))__pyx_f_12gametree_cli_7formats_9scan_skip_7Skipper_value_end;
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_12gametree_cli_10algorithms_6search_Frame_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame)) __PYX_ERR(0, 59, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_12gametree_cli_7formats_9scan_skip_Skipper_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper)) __PYX_ERR(0, 69, __pyx_L1_error)
   #else
-  __pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame = &__pyx_type_12gametree_cli_10algorithms_6search_Frame;
+  __pyx_mstate->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper = &__pyx_type_12gametree_cli_7formats_9scan_skip_Skipper;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame) < (0)) __PYX_ERR(0, 59, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper) < (0)) __PYX_ERR(0, 69, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame);
+  PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper);
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
-  if ((CYTHON_USE_TYPE_SLOTS && CYTHON_USE_PYTYPE_LOOKUP) && likely(!__pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame->tp_dictoffset && __pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame->tp_getattro == PyObject_GenericGetAttr)) {
-    __pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame->tp_getattro = PyObject_GenericGetAttr;
+  if ((CYTHON_USE_TYPE_SLOTS && CYTHON_USE_PYTYPE_LOOKUP) && likely(!__pyx_mstate->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper->tp_dictoffset && __pyx_mstate->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper->tp_getattro == PyObject_GenericGetAttr)) {
+    __pyx_mstate->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper->tp_getattro = PyObject_GenericGetAttr;
   }
   #endif
-  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Frame, (PyObject *) __pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame) < (0)) __PYX_ERR(0, 59, __pyx_L1_error)
-  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame) < (0)) __PYX_ERR(0, 59, __pyx_L1_error)
+  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper, __pyx_vtabptr_12gametree_cli_7formats_9scan_skip_Skipper) < (0)) __PYX_ERR(0, 69, __pyx_L1_error)
+  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Skipper, (PyObject *) __pyx_mstate->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper) < (0)) __PYX_ERR(0, 69, __pyx_L1_error)
+  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper) < (0)) __PYX_ERR(0, 69, __pyx_L1_error)
   __Pyx_RefNannyFinishContext();
   return 0;
   __pyx_L1_error:;
@@ -23588,39 +25734,32 @@ static int __Pyx_modinit_Exttype___pyx_obj_12gametree_cli_10algorithms_6search_F
   return -1;
 }
 
-static int __Pyx_modinit_Exttype___pyx_obj_12gametree_cli_10algorithms_6search_Visits(__pyx_mstatetype *__pyx_mstate) {
+static int __Pyx_modinit_Exttype___pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr(__pyx_mstatetype *__pyx_mstate) {
   __Pyx_RefNannyDeclarations
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
-  __Pyx_RefNannySetupContext("__Pyx_modinit_Exttype___pyx_obj_12gametree_cli_10algorithms_6search_Visits", 0);
-  /*--- Exttype __pyx_obj_12gametree_cli_10algorithms_6search_Visits ---*/
-  __pyx_vtabptr_12gametree_cli_10algorithms_6search_Visits = &__pyx_vtable_12gametree_cli_10algorithms_6search_Visits;
-  __pyx_vtable_12gametree_cli_10algorithms_6search_Visits.enter = (PY_LONG_LONG (*)(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *, PY_LONG_LONG))__pyx_f_12gametree_cli_10algorithms_6search_6Visits_enter;
-  __pyx_vtable_12gametree_cli_10algorithms_6search_Visits.leave = (void (*)(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *, PY_LONG_LONG, PY_LONG_LONG, PY_LONG_LONG, PY_LONG_LONG, unsigned char))__pyx_f_12gametree_cli_10algorithms_6search_6Visits_leave;
-  __pyx_vtable_12gametree_cli_10algorithms_6search_Visits.cut = (void (*)(struct __pyx_obj_12gametree_cli_10algorithms_6search_Visits *, PY_LONG_LONG, PY_LONG_LONG))__pyx_f_12gametree_cli_10algorithms_6search_6Visits_cut;
+  __Pyx_RefNannySetupContext("__Pyx_modinit_Exttype___pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr", 0);
+  /*--- Exttype __pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr ---*/
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Visits = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_12gametree_cli_10algorithms_6search_Visits_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Visits)) __PYX_ERR(0, 82, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr)) __PYX_ERR(0, 94, __pyx_L1_error)
   #else
-  __pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Visits = &__pyx_type_12gametree_cli_10algorithms_6search_Visits;
+  __pyx_mstate->__pyx_ptype_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr = &__pyx_type_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Visits) < (0)) __PYX_ERR(0, 82, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr) < (0)) __PYX_ERR(0, 94, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Visits);
+  PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr);
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
-  if ((CYTHON_USE_TYPE_SLOTS && CYTHON_USE_PYTYPE_LOOKUP) && likely(!__pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Visits->tp_dictoffset && __pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Visits->tp_getattro == PyObject_GenericGetAttr)) {
-    __pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Visits->tp_getattro = PyObject_GenericGetAttr;
+  if ((CYTHON_USE_TYPE_SLOTS && CYTHON_USE_PYTYPE_LOOKUP) && likely(!__pyx_mstate->__pyx_ptype_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr->tp_dictoffset && __pyx_mstate->__pyx_ptype_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr->tp_getattro == PyObject_GenericGetAttr)) {
+    __pyx_mstate->__pyx_ptype_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr->tp_getattro = PyObject_GenericGetAttr;
   }
   #endif
-  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Visits, __pyx_vtabptr_12gametree_cli_10algorithms_6search_Visits) < (0)) __PYX_ERR(0, 82, __pyx_L1_error)
-  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Visits, (PyObject *) __pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Visits) < (0)) __PYX_ERR(0, 82, __pyx_L1_error)
-  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_12gametree_cli_10algorithms_6search_Visits) < (0)) __PYX_ERR(0, 82, __pyx_L1_error)
   __Pyx_RefNannyFinishContext();
   return 0;
   __pyx_L1_error:;
@@ -23841,10 +25980,10 @@ static int __Pyx_modinit_Function_import_code(__pyx_mstatetype *__pyx_mstate) {
 
 #if CYTHON_PEP489_MULTI_PHASE_INIT
 static PyObject* __pyx_pymod_create(PyObject *spec, PyModuleDef *def); /*proto*/
-static int __pyx_pymod_exec_search(PyObject* module); /*proto*/
+static int __pyx_pymod_exec_scan_skip(PyObject* module); /*proto*/
 static PyModuleDef_Slot __pyx_moduledef_slots[] = {
   {Py_mod_create, (void*)__pyx_pymod_create},
-  {Py_mod_exec, (void*)__pyx_pymod_exec_search},
+  {Py_mod_exec, (void*)__pyx_pymod_exec_scan_skip},
   #if CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
   {Py_mod_gil, __Pyx_FREETHREADING_COMPATIBLE},
   #endif
@@ -23863,8 +26002,8 @@ namespace {
   #endif
   {
       PyModuleDef_HEAD_INIT,
-      "search",
-      __pyx_k_The_depth_first_search_alpha_bet, /* m_doc */
+      "scan_skip",
+      __pyx_k_Skip_one_JSON_value_of_a_big_tex, /* m_doc */
     #if CYTHON_USE_MODULE_STATE
       sizeof(__pyx_mstatetype), /* m_size */
     #else
@@ -23901,8 +26040,8 @@ namespace {
   #endif
 #endif
 
-__Pyx_PyMODINIT_FUNC PyInit_search(void) CYTHON_SMALL_CODE; /*proto*/
-__Pyx_PyMODINIT_FUNC PyInit_search(void)
+__Pyx_PyMODINIT_FUNC PyInit_scan_skip(void) CYTHON_SMALL_CODE; /*proto*/
+__Pyx_PyMODINIT_FUNC PyInit_scan_skip(void)
 #if CYTHON_PEP489_MULTI_PHASE_INIT
 {
   return PyModuleDef_Init(&__pyx_moduledef);
@@ -24020,7 +26159,7 @@ bad:
 }
 
 
-static CYTHON_SMALL_CODE int __pyx_pymod_exec_search(PyObject *__pyx_pyinit_module)
+static CYTHON_SMALL_CODE int __pyx_pymod_exec_scan_skip(PyObject *__pyx_pyinit_module)
 #endif
 {
   int stringtab_initialized = 0;
@@ -24038,7 +26177,6 @@ static CYTHON_SMALL_CODE int __pyx_pymod_exec_search(PyObject *__pyx_pyinit_modu
   int __pyx_t_8;
   Py_ssize_t __pyx_t_9;
   PyObject *__pyx_t_10 = NULL;
-  PyObject *__pyx_t_11 = NULL;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
@@ -24046,7 +26184,7 @@ static CYTHON_SMALL_CODE int __pyx_pymod_exec_search(PyObject *__pyx_pyinit_modu
   #if CYTHON_PEP489_MULTI_PHASE_INIT
   if (__pyx_m) {
     if (__pyx_m == __pyx_pyinit_module) return 0;
-    PyErr_SetString(PyExc_RuntimeError, "Module 'search' has already been imported. Re-initialisation is not supported.");
+    PyErr_SetString(PyExc_RuntimeError, "Module 'scan_skip' has already been imported. Re-initialisation is not supported.");
     return -1;
   }
   #else
@@ -24062,7 +26200,7 @@ static CYTHON_SMALL_CODE int __pyx_pymod_exec_search(PyObject *__pyx_pyinit_modu
   #if CYTHON_USE_MODULE_STATE
   {
     int add_module_result = __Pyx_State_AddModule(__pyx_t_1, &__pyx_moduledef);
-    __pyx_t_1 = 0; /* transfer ownership from __pyx_t_1 to "search" pseudovariable */
+    __pyx_t_1 = 0; /* transfer ownership from __pyx_t_1 to "scan_skip" pseudovariable */
     if (unlikely((add_module_result < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
     pystate_addmodule_run = 1;
   }
@@ -24092,7 +26230,7 @@ static CYTHON_SMALL_CODE int __pyx_pymod_exec_search(PyObject *__pyx_pyinit_modu
   }
   #endif
   
-__Pyx_RefNannySetupContext("PyInit_search", 0);
+__Pyx_RefNannySetupContext("PyInit_scan_skip", 0);
   __Pyx_init_runtime_version();
   if (__Pyx_check_binary_version(__PYX_LIMITED_VERSION_HEX, __Pyx_get_runtime_version(), CYTHON_COMPILING_IN_LIMITED_API) < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
   __pyx_mstate->__pyx_empty_tuple = PyTuple_New(0); if (unlikely(!__pyx_mstate->__pyx_empty_tuple)) __PYX_ERR(0, 1, __pyx_L1_error)
@@ -24103,13 +26241,13 @@ __Pyx_RefNannySetupContext("PyInit_search", 0);
   if (__Pyx_InitConstants(__pyx_mstate) < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
   stringtab_initialized = 1;
   if (__Pyx_InitGlobals() < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
-  if (__pyx_module_is_main_gametree_cli__algorithms__search) {
+  if (__pyx_module_is_main_gametree_cli__formats__scan_skip) {
     if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_name_2, __pyx_mstate_global->__pyx_n_u_main) < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
   }
   {
     PyObject *modules = PyImport_GetModuleDict(); if (unlikely(!modules)) __PYX_ERR(0, 1, __pyx_L1_error)
-    if (!PyDict_GetItemString(modules, "gametree_cli.algorithms.search")) {
-      if (unlikely((PyDict_SetItemString(modules, "gametree_cli.algorithms.search", __pyx_m) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
+    if (!PyDict_GetItemString(modules, "gametree_cli.formats.scan_skip")) {
+      if (unlikely((PyDict_SetItemString(modules, "gametree_cli.formats.scan_skip", __pyx_m) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
     }
   }
   /*--- Builtin init code ---*/
@@ -24122,8 +26260,8 @@ __Pyx_RefNannySetupContext("PyInit_search", 0);
   (void)__Pyx_modinit_Variable_export_code(__pyx_mstate);
   (void)__Pyx_modinit_Function_export_code(__pyx_mstate);
   /*--- Type init code ---*/
-  if (unlikely((__Pyx_modinit_Exttype___pyx_obj_12gametree_cli_10algorithms_6search_Frame(__pyx_mstate) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
-  if (unlikely((__Pyx_modinit_Exttype___pyx_obj_12gametree_cli_10algorithms_6search_Visits(__pyx_mstate) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
+  if (unlikely((__Pyx_modinit_Exttype___pyx_obj_12gametree_cli_7formats_9scan_skip_Skipper(__pyx_mstate) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
+  if (unlikely((__Pyx_modinit_Exttype___pyx_obj_12gametree_cli_7formats_9scan_skip___pyx_scope_struct__genexpr(__pyx_mstate) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
   if (unlikely((__Pyx_modinit_Exttype___pyx_array_obj(__pyx_mstate) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
   if (unlikely((__Pyx_modinit_Exttype___pyx_MemviewEnum_obj(__pyx_mstate) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
   if (unlikely((__Pyx_modinit_Exttype___pyx_memoryview_obj(__pyx_mstate) < 0))) __PYX_ERR(0, 1, __pyx_L1_error)
@@ -24626,284 +26764,292 @@ __Pyx_RefNannySetupContext("PyInit_search", 0);
   if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Enum, __pyx_t_4) < (0)) __PYX_ERR(1, 4, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "gametree_cli/algorithms/search.py":37
+  /* "gametree_cli/formats/scan_skip.py":31
  * from __future__ import annotations
  * 
- * from typing import Any             # <<<<<<<<<<<<<<
+ * import numpy as np             # <<<<<<<<<<<<<<
  * 
  * try:
 */
-  {
-    PyObject* const __pyx_imported_names[] = {__pyx_mstate_global->__pyx_n_u_Any};
-    __pyx_t_1 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_typing, __pyx_imported_names, 1, NULL, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 37, __pyx_L1_error)
-  }
+  __pyx_t_1 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_numpy, 0, 0, NULL, 0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 31, __pyx_L1_error)
   __pyx_t_4 = __pyx_t_1;
   __Pyx_GOTREF(__pyx_t_4);
-  {
-    PyObject* const __pyx_imported_names[] = {__pyx_mstate_global->__pyx_n_u_Any};
-    __pyx_t_9 = 0; {
-      __pyx_t_5 = __Pyx_ImportFrom(__pyx_t_4, __pyx_imported_names[__pyx_t_9]); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 37, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_5);
-      if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_imported_names[__pyx_t_9], __pyx_t_5) < (0)) __PYX_ERR(0, 37, __pyx_L1_error)
-      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    }
-  }
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_np, __pyx_t_4) < (0)) __PYX_ERR(0, 31, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "gametree_cli/algorithms/search.py":39
- * from typing import Any
+  /* "gametree_cli/formats/scan_skip.py":33
+ * import numpy as np
  * 
  * try:             # <<<<<<<<<<<<<<
  *     import cython
- * except ImportError:  # no Cython where this runs (it is a build tool): the few stand-ins this file needs
+ * except ImportError:  # no Cython where this runs (it is a build tool): the stand-ins
 */
   {
     (void)__pyx_t_1; (void)__pyx_t_2; (void)__pyx_t_3; /* mark used */
     /*try:*/ {
 
-      /* "gametree_cli/algorithms/search.py":40
+      /* "gametree_cli/formats/scan_skip.py":34
  * 
  * try:
  *     import cython             # <<<<<<<<<<<<<<
- * except ImportError:  # no Cython where this runs (it is a build tool): the few stand-ins this file needs
- *     from ._no_cython import cython
+ * except ImportError:  # no Cython where this runs (it is a build tool): the stand-ins
+ *     from ..algorithms._no_cython import cython
 */
     }
   }
 
-  /* "gametree_cli/algorithms/search.py":44
- *     from ._no_cython import cython
+  /* "gametree_cli/formats/scan_skip.py":38
+ *     from ..algorithms._no_cython import cython
  * 
- * __all__ = ["Frame", "Visits", "walk", "COMPILED", "CUT", "HORIZON", "LOWER", "UPPER"]             # <<<<<<<<<<<<<<
+ * __all__ = ["skip", "skip_items", "Skipper", "COMPILED", "SKIP_KEYS"]             # <<<<<<<<<<<<<<
  * 
- * #: True when this module runs compiled (setup.py's optional Cython extension)
+ * COMPILED = cython.compiled
 */
   {
-    PyObject* __pyx_temp[8] = {__pyx_mstate_global->__pyx_n_u_Frame, __pyx_mstate_global->__pyx_n_u_Visits, __pyx_mstate_global->__pyx_n_u_walk, __pyx_mstate_global->__pyx_n_u_COMPILED, __pyx_mstate_global->__pyx_n_u_CUT, __pyx_mstate_global->__pyx_n_u_HORIZON, __pyx_mstate_global->__pyx_n_u_LOWER, __pyx_mstate_global->__pyx_n_u_UPPER};
-    __pyx_t_4 = __Pyx_PyList_FromArray(__pyx_temp, 8); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 44, __pyx_L1_error)
+    PyObject* __pyx_temp[5] = {__pyx_mstate_global->__pyx_n_u_skip, __pyx_mstate_global->__pyx_n_u_skip_items, __pyx_mstate_global->__pyx_n_u_Skipper, __pyx_mstate_global->__pyx_n_u_COMPILED, __pyx_mstate_global->__pyx_n_u_SKIP_KEYS};
+    __pyx_t_4 = __Pyx_PyList_FromArray(__pyx_temp, 5); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 38, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
   }
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_all, __pyx_t_4) < (0)) __PYX_ERR(0, 44, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_all, __pyx_t_4) < (0)) __PYX_ERR(0, 38, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "gametree_cli/algorithms/search.py":47
+  /* "gametree_cli/formats/scan_skip.py":40
+ * __all__ = ["skip", "skip_items", "Skipper", "COMPILED", "SKIP_KEYS"]
  * 
- * #: True when this module runs compiled (setup.py's optional Cython extension)
  * COMPILED = cython.compiled             # <<<<<<<<<<<<<<
+ * SKIP_KEYS = 256
+ * _KEYS = cython.declare(cython.Py_ssize_t, SKIP_KEYS)
+*/
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_COMPILED, Py_True) < (0)) __PYX_ERR(0, 40, __pyx_L1_error)
+
+  /* "gametree_cli/formats/scan_skip.py":41
  * 
- * # bits of a visit's flags (the same as gametree_cli.record's), as C constants for the loop
+ * COMPILED = cython.compiled
+ * SKIP_KEYS = 256             # <<<<<<<<<<<<<<
+ * _KEYS = cython.declare(cython.Py_ssize_t, SKIP_KEYS)
+ * _WINDOW = cython.declare(cython.Py_ssize_t, 1 << 16)
 */
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_COMPILED, Py_True) < (0)) __PYX_ERR(0, 47, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_SKIP_KEYS, __pyx_mstate_global->__pyx_int_256) < (0)) __PYX_ERR(0, 41, __pyx_L1_error)
 
-  /* "gametree_cli/algorithms/search.py":50
- * 
- * # bits of a visit's flags (the same as gametree_cli.record's), as C constants for the loop
- * _LOWER = cython.declare(cython.uchar, 1)  # the value is a lower bound: the true value is at least this             # <<<<<<<<<<<<<<
- * _UPPER = cython.declare(cython.uchar, 2)  # an upper bound: at most this
- * _CUT = cython.declare(cython.uchar, 4)  # the pruning condition held here
+  /* "gametree_cli/formats/scan_skip.py":42
+ * COMPILED = cython.compiled
+ * SKIP_KEYS = 256
+ * _KEYS = cython.declare(cython.Py_ssize_t, SKIP_KEYS)             # <<<<<<<<<<<<<<
+ * _WINDOW = cython.declare(cython.Py_ssize_t, 1 << 16)
+ * _MAX_DIGITS = cython.declare(cython.Py_ssize_t, 4300)
 */
-  __pyx_v_12gametree_cli_10algorithms_6search__LOWER = 1;
-
-  /* "gametree_cli/algorithms/search.py":51
- * # bits of a visit's flags (the same as gametree_cli.record's), as C constants for the loop
- * _LOWER = cython.declare(cython.uchar, 1)  # the value is a lower bound: the true value is at least this
- * _UPPER = cython.declare(cython.uchar, 2)  # an upper bound: at most this             # <<<<<<<<<<<<<<
- * _CUT = cython.declare(cython.uchar, 4)  # the pruning condition held here
- * _HORIZON = cython.declare(cython.uchar, 8)  # evaluated by eval at the depth limit
-*/
-  __pyx_v_12gametree_cli_10algorithms_6search__UPPER = 2;
-
-  /* "gametree_cli/algorithms/search.py":52
- * _LOWER = cython.declare(cython.uchar, 1)  # the value is a lower bound: the true value is at least this
- * _UPPER = cython.declare(cython.uchar, 2)  # an upper bound: at most this
- * _CUT = cython.declare(cython.uchar, 4)  # the pruning condition held here             # <<<<<<<<<<<<<<
- * _HORIZON = cython.declare(cython.uchar, 8)  # evaluated by eval at the depth limit
- * _MAX = cython.declare(cython.uchar, 1)  # gametree_cli.model.MAX
-*/
-  __pyx_v_12gametree_cli_10algorithms_6search__CUT = 4;
-
-  /* "gametree_cli/algorithms/search.py":53
- * _UPPER = cython.declare(cython.uchar, 2)  # an upper bound: at most this
- * _CUT = cython.declare(cython.uchar, 4)  # the pruning condition held here
- * _HORIZON = cython.declare(cython.uchar, 8)  # evaluated by eval at the depth limit             # <<<<<<<<<<<<<<
- * _MAX = cython.declare(cython.uchar, 1)  # gametree_cli.model.MAX
- * LOWER, UPPER, CUT, HORIZON = 1, 2, 4, 8  # the same, for Python
-*/
-  __pyx_v_12gametree_cli_10algorithms_6search__HORIZON = 8;
-
-  /* "gametree_cli/algorithms/search.py":54
- * _CUT = cython.declare(cython.uchar, 4)  # the pruning condition held here
- * _HORIZON = cython.declare(cython.uchar, 8)  # evaluated by eval at the depth limit
- * _MAX = cython.declare(cython.uchar, 1)  # gametree_cli.model.MAX             # <<<<<<<<<<<<<<
- * LOWER, UPPER, CUT, HORIZON = 1, 2, 4, 8  # the same, for Python
- * 
-*/
-  __pyx_v_12gametree_cli_10algorithms_6search__MAX = 1;
-
-  /* "gametree_cli/algorithms/search.py":55
- * _HORIZON = cython.declare(cython.uchar, 8)  # evaluated by eval at the depth limit
- * _MAX = cython.declare(cython.uchar, 1)  # gametree_cli.model.MAX
- * LOWER, UPPER, CUT, HORIZON = 1, 2, 4, 8  # the same, for Python             # <<<<<<<<<<<<<<
- * 
- * 
-*/
-  __pyx_t_4 = __pyx_mstate_global->__pyx_int_1;
-  __Pyx_INCREF(__pyx_t_4);
-  __pyx_t_5 = __pyx_mstate_global->__pyx_int_2;
-  __Pyx_INCREF(__pyx_t_5);
-  __pyx_t_10 = __pyx_mstate_global->__pyx_int_4;
-  __Pyx_INCREF(__pyx_t_10);
-  __pyx_t_11 = __pyx_mstate_global->__pyx_int_8;
-  __Pyx_INCREF(__pyx_t_11);
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_LOWER, __pyx_t_4) < (0)) __PYX_ERR(0, 55, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_SKIP_KEYS); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 42, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  __pyx_t_9 = __Pyx_PyIndex_AsSsize_t(__pyx_t_4); if (unlikely((__pyx_t_9 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 42, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_UPPER, __pyx_t_5) < (0)) __PYX_ERR(0, 55, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_CUT, __pyx_t_10) < (0)) __PYX_ERR(0, 55, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_HORIZON, __pyx_t_11) < (0)) __PYX_ERR(0, 55, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
+  __pyx_v_12gametree_cli_7formats_9scan_skip__KEYS = __pyx_t_9;
 
-  /* "gametree_cli/algorithms/search.py":65
- *     """
+  /* "gametree_cli/formats/scan_skip.py":43
+ * SKIP_KEYS = 256
+ * _KEYS = cython.declare(cython.Py_ssize_t, SKIP_KEYS)
+ * _WINDOW = cython.declare(cython.Py_ssize_t, 1 << 16)             # <<<<<<<<<<<<<<
+ * _MAX_DIGITS = cython.declare(cython.Py_ssize_t, 4300)
+ * _VALUE = cython.declare(cython.int, 0)
+*/
+  __pyx_v_12gametree_cli_7formats_9scan_skip__WINDOW = 0x10000;
+
+  /* "gametree_cli/formats/scan_skip.py":44
+ * _KEYS = cython.declare(cython.Py_ssize_t, SKIP_KEYS)
+ * _WINDOW = cython.declare(cython.Py_ssize_t, 1 << 16)
+ * _MAX_DIGITS = cython.declare(cython.Py_ssize_t, 4300)             # <<<<<<<<<<<<<<
+ * _VALUE = cython.declare(cython.int, 0)
+ * _KEY = cython.declare(cython.int, 1)
+*/
+  __pyx_v_12gametree_cli_7formats_9scan_skip__MAX_DIGITS = 0x10CC;
+
+  /* "gametree_cli/formats/scan_skip.py":45
+ * _WINDOW = cython.declare(cython.Py_ssize_t, 1 << 16)
+ * _MAX_DIGITS = cython.declare(cython.Py_ssize_t, 4300)
+ * _VALUE = cython.declare(cython.int, 0)             # <<<<<<<<<<<<<<
+ * _KEY = cython.declare(cython.int, 1)
+ * _AFTER = cython.declare(cython.int, 2)
+*/
+  __pyx_v_12gametree_cli_7formats_9scan_skip__VALUE = 0;
+
+  /* "gametree_cli/formats/scan_skip.py":46
+ * _MAX_DIGITS = cython.declare(cython.Py_ssize_t, 4300)
+ * _VALUE = cython.declare(cython.int, 0)
+ * _KEY = cython.declare(cython.int, 1)             # <<<<<<<<<<<<<<
+ * _AFTER = cython.declare(cython.int, 2)
  * 
- *     __slots__ = ("node", "slot", "depth", "sign", "own", "rival", "entry", "v", "position")             # <<<<<<<<<<<<<<
- *     node: cython.longlong
- *     slot: cython.longlong  # its visit position: where its facts are written
 */
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame, __pyx_mstate_global->__pyx_n_u_slots, __pyx_mstate_global->__pyx_tuple[2]) < (0)) __PYX_ERR(0, 65, __pyx_L1_error)
+  __pyx_v_12gametree_cli_7formats_9scan_skip__KEY = 1;
 
-  /* "(tree fragment)":1
- * def __reduce_cython__(self):             # <<<<<<<<<<<<<<
- *     cdef tuple state
- *     cdef object _dict
-*/
-  __pyx_t_11 = __Pyx_CyFunction_New(&__pyx_mdef_12gametree_cli_10algorithms_6search_5Frame_3__reduce_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Frame___reduce_cython, NULL, __pyx_mstate_global->__pyx_n_u_gametree_cli_algorithms_search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0])); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 1, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_11);
-  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_11);
-  #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame, __pyx_mstate_global->__pyx_n_u_reduce_cython, __pyx_t_11) < (0)) __PYX_ERR(1, 1, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-
-  /* "(tree fragment)":17
- *     else:
- *         return __pyx_unpickle_Frame, (type(self), 0xea0e52a, state)
- * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
- *     __pyx_unpickle_Frame__set_state(self, __pyx_state)
-*/
-  __pyx_t_11 = __Pyx_CyFunction_New(&__pyx_mdef_12gametree_cli_10algorithms_6search_5Frame_5__setstate_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Frame___setstate_cython, NULL, __pyx_mstate_global->__pyx_n_u_gametree_cli_algorithms_search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1])); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 17, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_11);
-  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_11);
-  #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_12gametree_cli_10algorithms_6search_Frame, __pyx_mstate_global->__pyx_n_u_setstate_cython, __pyx_t_11) < (0)) __PYX_ERR(1, 17, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-
-  /* "gametree_cli/algorithms/search.py":87
- *     children it had entered. The arrays are the caller's (NumPy, or any int64/uint8 buffer)."""
- * 
- *     __slots__ = ("order", "value", "alpha", "beta", "flags", "cut_at", "visits", "cutoffs", "prune")             # <<<<<<<<<<<<<<
- *     order: cython.longlong[::1]
- *     value: cython.longlong[::1]
-*/
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_12gametree_cli_10algorithms_6search_Visits, __pyx_mstate_global->__pyx_n_u_slots, __pyx_mstate_global->__pyx_tuple[3]) < (0)) __PYX_ERR(0, 87, __pyx_L1_error)
-
-  /* "(tree fragment)":1
- * def __reduce_cython__(self):             # <<<<<<<<<<<<<<
- *     cdef tuple state
- *     cdef object _dict
-*/
-  __pyx_t_11 = __Pyx_CyFunction_New(&__pyx_mdef_12gametree_cli_10algorithms_6search_6Visits_3__reduce_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Visits___reduce_cython, NULL, __pyx_mstate_global->__pyx_n_u_gametree_cli_algorithms_search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 1, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_11);
-  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_11);
-  #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_12gametree_cli_10algorithms_6search_Visits, __pyx_mstate_global->__pyx_n_u_reduce_cython, __pyx_t_11) < (0)) __PYX_ERR(1, 1, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-
-  /* "(tree fragment)":17
- *     else:
- *         return __pyx_unpickle_Visits, (type(self), 0x1c12d3f, state)
- * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
- *     __pyx_unpickle_Visits__set_state(self, __pyx_state)
-*/
-  __pyx_t_11 = __Pyx_CyFunction_New(&__pyx_mdef_12gametree_cli_10algorithms_6search_6Visits_5__setstate_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Visits___setstate_cython, NULL, __pyx_mstate_global->__pyx_n_u_gametree_cli_algorithms_search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_11)) __PYX_ERR(1, 17, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_11);
-  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_11);
-  #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_12gametree_cli_10algorithms_6search_Visits, __pyx_mstate_global->__pyx_n_u_setstate_cython, __pyx_t_11) < (0)) __PYX_ERR(1, 17, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-
-  /* "gametree_cli/algorithms/search.py":131
+  /* "gametree_cli/formats/scan_skip.py":47
+ * _VALUE = cython.declare(cython.int, 0)
+ * _KEY = cython.declare(cython.int, 1)
+ * _AFTER = cython.declare(cython.int, 2)             # <<<<<<<<<<<<<<
  * 
  * 
- * @cython.boundscheck(False)             # <<<<<<<<<<<<<<
- * @cython.wraparound(False)
- * @cython.locals(n=cython.longlong, top=cython.Py_ssize_t, node=cython.longlong, depth=cython.longlong, slot=cython.longlong,
 */
-  __pyx_t_11 = __Pyx_PyDict_NewPresized(12); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 131, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_11);
-  if (PyDict_SetItem(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_kind, __pyx_mstate_global->__pyx_kp_u_cython_const_cython_uchar_1) < (0)) __PYX_ERR(0, 131, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_first, __pyx_mstate_global->__pyx_kp_u_cython_const_cython_longlong_1) < (0)) __PYX_ERR(0, 131, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_count, __pyx_mstate_global->__pyx_kp_u_cython_const_cython_longlong_1) < (0)) __PYX_ERR(0, 131, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_key, __pyx_mstate_global->__pyx_kp_u_cython_const_cython_longlong_1) < (0)) __PYX_ERR(0, 131, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_depth_limit, __pyx_mstate_global->__pyx_kp_u_cython_longlong) < (0)) __PYX_ERR(0, 131, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_prune, __pyx_mstate_global->__pyx_kp_u_cython_bint) < (0)) __PYX_ERR(0, 131, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_hard, __pyx_mstate_global->__pyx_kp_u_cython_bint) < (0)) __PYX_ERR(0, 131, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_strict, __pyx_mstate_global->__pyx_kp_u_cython_bint) < (0)) __PYX_ERR(0, 131, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_child_order, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 131, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_report, __pyx_mstate_global->__pyx_n_u_Any) < (0)) __PYX_ERR(0, 131, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_buffers, __pyx_mstate_global->__pyx_n_u_tuple) < (0)) __PYX_ERR(0, 131, __pyx_L1_error)
-  if (PyDict_SetItem(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_return, __pyx_mstate_global->__pyx_n_u_tuple) < (0)) __PYX_ERR(0, 131, __pyx_L1_error)
-  __pyx_t_10 = __Pyx_CyFunction_New(&__pyx_mdef_12gametree_cli_10algorithms_6search_1walk, 0, __pyx_mstate_global->__pyx_n_u_walk, NULL, __pyx_mstate_global->__pyx_n_u_gametree_cli_algorithms_search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 131, __pyx_L1_error)
+  __pyx_v_12gametree_cli_7formats_9scan_skip__AFTER = 2;
+
+  /* "gametree_cli/formats/scan_skip.py":50
+ * 
+ * 
+ * def skip(text: str, index: int, check: bool = True) -> int:             # <<<<<<<<<<<<<<
+ *     """The index just past the JSON value at ``index``, or -1 (see the module docstring)."""
+ *     return Skipper(text).skip(index, check)
+*/
+  __pyx_t_4 = __Pyx_PyBool_FromLong(((int)1)); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 50, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  {
+    PyObject* __pyx_temp[1] = {__pyx_t_4};
+    __pyx_t_5 = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 50, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+  }
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+  __pyx_t_4 = __Pyx_PyDict_NewPresized(4); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 50, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_text, __pyx_mstate_global->__pyx_n_u_str) < (0)) __PYX_ERR(0, 50, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_index, __pyx_mstate_global->__pyx_n_u_int) < (0)) __PYX_ERR(0, 50, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_check, __pyx_mstate_global->__pyx_n_u_bool) < (0)) __PYX_ERR(0, 50, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_return, __pyx_mstate_global->__pyx_n_u_int) < (0)) __PYX_ERR(0, 50, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_CyFunction_New(&__pyx_mdef_12gametree_cli_7formats_9scan_skip_1skip, 0, __pyx_mstate_global->__pyx_n_u_skip, NULL, __pyx_mstate_global->__pyx_n_u_gametree_cli_formats_scan_skip, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[1])); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 50, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_10);
   #endif
-  __Pyx_CyFunction_SetAnnotationsDict(__pyx_t_10, __pyx_t_11);
-  __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_walk, __pyx_t_10) < (0)) __PYX_ERR(0, 131, __pyx_L1_error)
+  __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_10, __pyx_t_5);
+  __Pyx_CyFunction_SetAnnotationsDict(__pyx_t_10, __pyx_t_4);
+  __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_skip, __pyx_t_10) < (0)) __PYX_ERR(0, 50, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
+
+  /* "gametree_cli/formats/scan_skip.py":55
+ * 
+ * 
+ * def skip_items(text: str, index: int, limit: int) -> tuple[int, int, bool]:             # <<<<<<<<<<<<<<
+ *     """Skip elements of an array: (count, next, closed); see the module docstring."""
+ *     return Skipper(text).skip_items(index, limit)
+*/
+  __pyx_t_10 = __Pyx_PyDict_NewPresized(4); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 55, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_10);
+  if (PyDict_SetItem(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_text, __pyx_mstate_global->__pyx_n_u_str) < (0)) __PYX_ERR(0, 55, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_index, __pyx_mstate_global->__pyx_n_u_int) < (0)) __PYX_ERR(0, 55, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_limit, __pyx_mstate_global->__pyx_n_u_int) < (0)) __PYX_ERR(0, 55, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_return, __pyx_mstate_global->__pyx_kp_u_tuple_int_int_bool) < (0)) __PYX_ERR(0, 55, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_12gametree_cli_7formats_9scan_skip_3skip_items, 0, __pyx_mstate_global->__pyx_n_u_skip_items, NULL, __pyx_mstate_global->__pyx_n_u_gametree_cli_formats_scan_skip, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 55, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
+  #endif
+  __Pyx_CyFunction_SetAnnotationsDict(__pyx_t_4, __pyx_t_10);
+  __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_skip_items, __pyx_t_4) < (0)) __PYX_ERR(0, 55, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+  /* "gametree_cli/formats/scan_skip.py":76
+ *     time; a window of other characters is read from the str."""
+ * 
+ *     __slots__ = ("text", "window", "low", "high", "narrow", "length", "lenient", "escaped", "opened", "base",             # <<<<<<<<<<<<<<
+ *                  "keys")
+ *     text: str
+*/
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper, __pyx_mstate_global->__pyx_n_u_slots, __pyx_mstate_global->__pyx_tuple[3]) < (0)) __PYX_ERR(0, 76, __pyx_L1_error)
+
+  /* "gametree_cli/formats/scan_skip.py":127
+ *             pass
+ * 
+ *     def skip(self, index: int, check: bool = True) -> int:             # <<<<<<<<<<<<<<
+ *         """:func:`skip` in this text."""
+ *         self.lenient = not check
+*/
+  __pyx_t_4 = __Pyx_PyDict_NewPresized(3); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 127, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_index, __pyx_mstate_global->__pyx_n_u_int) < (0)) __PYX_ERR(0, 127, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_check, __pyx_mstate_global->__pyx_n_u_bool) < (0)) __PYX_ERR(0, 127, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_return, __pyx_mstate_global->__pyx_n_u_int) < (0)) __PYX_ERR(0, 127, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_CyFunction_New(&__pyx_mdef_12gametree_cli_7formats_9scan_skip_7Skipper_3skip, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Skipper_skip, NULL, __pyx_mstate_global->__pyx_n_u_gametree_cli_formats_scan_skip, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 127, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_10);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_10);
+  #endif
+  __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_10, __pyx_mstate_global->__pyx_tuple[4]);
+  __Pyx_CyFunction_SetAnnotationsDict(__pyx_t_10, __pyx_t_4);
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper, __pyx_mstate_global->__pyx_n_u_skip, __pyx_t_10) < (0)) __PYX_ERR(0, 127, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
+
+  /* "gametree_cli/formats/scan_skip.py":132
+ *         return self.value_end(index)
+ * 
+ *     def skip_items(self, index: int, limit: int) -> tuple[int, int, bool]:             # <<<<<<<<<<<<<<
+ *         """:func:`skip_items` in this text."""
+ *         self.lenient = False
+*/
+  __pyx_t_10 = __Pyx_PyDict_NewPresized(3); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 132, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_10);
+  if (PyDict_SetItem(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_index, __pyx_mstate_global->__pyx_n_u_int) < (0)) __PYX_ERR(0, 132, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_limit, __pyx_mstate_global->__pyx_n_u_int) < (0)) __PYX_ERR(0, 132, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_return, __pyx_mstate_global->__pyx_kp_u_tuple_int_int_bool) < (0)) __PYX_ERR(0, 132, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_12gametree_cli_7formats_9scan_skip_7Skipper_5skip_items, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Skipper_skip_items, NULL, __pyx_mstate_global->__pyx_n_u_gametree_cli_formats_scan_skip, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 132, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
+  #endif
+  __Pyx_CyFunction_SetAnnotationsDict(__pyx_t_4, __pyx_t_10);
+  __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper, __pyx_mstate_global->__pyx_n_u_skip_items, __pyx_t_4) < (0)) __PYX_ERR(0, 132, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+  /* "(tree fragment)":1
+ * def __reduce_cython__(self):             # <<<<<<<<<<<<<<
+ *     cdef tuple state
+ *     cdef object _dict
+*/
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_12gametree_cli_7formats_9scan_skip_7Skipper_7__reduce_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Skipper___reduce_cython, NULL, __pyx_mstate_global->__pyx_n_u_gametree_cli_formats_scan_skip, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 1, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper, __pyx_mstate_global->__pyx_n_u_reduce_cython, __pyx_t_4) < (0)) __PYX_ERR(1, 1, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+
+  /* "(tree fragment)":17
+ *     else:
+ *         return __pyx_unpickle_Skipper, (type(self), 0x58e11ed, state)
+ * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
+ *     __pyx_unpickle_Skipper__set_state(self, __pyx_state)
+*/
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_12gametree_cli_7formats_9scan_skip_7Skipper_9__setstate_cython__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Skipper___setstate_cython, NULL, __pyx_mstate_global->__pyx_n_u_gametree_cli_formats_scan_skip, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 17, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
+  #endif
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_12gametree_cli_7formats_9scan_skip_Skipper, __pyx_mstate_global->__pyx_n_u_setstate_cython, __pyx_t_4) < (0)) __PYX_ERR(1, 17, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
   /* "(tree fragment)":4
  *     int __Pyx_CheckUnpickleChecksum(long, long, long, long, const char*) except -1
  *     int __Pyx_UpdateUnpickledDict(object, object, Py_ssize_t) except -1
- * def __pyx_unpickle_Frame(__pyx_type, long __pyx_checksum, tuple __pyx_state):             # <<<<<<<<<<<<<<
+ * def __pyx_unpickle_Skipper(__pyx_type, long __pyx_checksum, tuple __pyx_state):             # <<<<<<<<<<<<<<
  *     cdef object __pyx_result
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0xea0e52a, 0xcaf1b05, 0x8ea46be, b'depth, entry, node, own, position, rival, sign, slot, v')
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x58e11ed, 0x5169b4f, 0x6c43548, b'base, escaped, high, keys, length, lenient, low, narrow, opened, text, window')
 */
-  __pyx_t_10 = __Pyx_CyFunction_New(&__pyx_mdef_12gametree_cli_10algorithms_6search_3__pyx_unpickle_Frame, 0, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Frame, NULL, __pyx_mstate_global->__pyx_n_u_gametree_cli_algorithms_search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 4, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_10);
+  __pyx_t_4 = __Pyx_CyFunction_New(&__pyx_mdef_12gametree_cli_7formats_9scan_skip_5__pyx_unpickle_Skipper, 0, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Skipper, NULL, __pyx_mstate_global->__pyx_n_u_gametree_cli_formats_scan_skip, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 4, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_10);
+  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_4);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Frame, __pyx_t_10) < (0)) __PYX_ERR(1, 4, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Skipper, __pyx_t_4) < (0)) __PYX_ERR(1, 4, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "(tree fragment)":1
- * cdef extern from *:             # <<<<<<<<<<<<<<
- *     int __Pyx_CheckUnpickleChecksum(long, long, long, long, const char*) except -1
- *     int __Pyx_UpdateUnpickledDict(object, object, Py_ssize_t) except -1
-*/
-  __pyx_t_10 = __Pyx_CyFunction_New(&__pyx_mdef_12gametree_cli_10algorithms_6search_5__pyx_unpickle_Visits, 0, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Visits, NULL, __pyx_mstate_global->__pyx_n_u_gametree_cli_algorithms_search, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_10)) __PYX_ERR(1, 4, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_10);
-  #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
-  PyUnstable_Object_EnableDeferredRefcount(__pyx_t_10);
-  #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_pyx_unpickle_Visits, __pyx_t_10) < (0)) __PYX_ERR(1, 4, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-
-  /* "gametree_cli/algorithms/search.py":1
- * """The depth-first search: alpha-beta, and minimax as the same walk without pruning.             # <<<<<<<<<<<<<<
+  /* "gametree_cli/formats/scan_skip.py":1
+ * # cython: boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True             # <<<<<<<<<<<<<<
+ * """Skip one JSON value of a big text: for Python code that reads a small part of it.
  * 
- * One loop, read as the course's pseudo-code (AIMA fig. 5.7, fail-soft):
 */
-  __pyx_t_10 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 1, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_10);
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_test, __pyx_t_10) < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
-  __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
+  __pyx_t_4 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 1, __pyx_L1_error)
+  __Pyx_GOTREF(__pyx_t_4);
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_test, __pyx_t_4) < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
   /*--- Wrapped vars code ---*/
 
@@ -24912,10 +27058,9 @@ __Pyx_RefNannySetupContext("PyInit_search", 0);
   __Pyx_XDECREF(__pyx_t_4);
   __Pyx_XDECREF(__pyx_t_5);
   __Pyx_XDECREF(__pyx_t_10);
-  __Pyx_XDECREF(__pyx_t_11);
   if (__pyx_m) {
     if (__pyx_mstate->__pyx_d && stringtab_initialized) {
-      __Pyx_AddTraceback("init gametree_cli.algorithms.search", __pyx_clineno, __pyx_lineno, __pyx_filename);
+      __Pyx_AddTraceback("init gametree_cli.formats.scan_skip", __pyx_clineno, __pyx_lineno, __pyx_filename);
     }
     #if !CYTHON_USE_MODULE_STATE
     Py_CLEAR(__pyx_m);
@@ -24929,7 +27074,7 @@ __Pyx_RefNannySetupContext("PyInit_search", 0);
     }
     #endif
   } else if (!PyErr_Occurred()) {
-    PyErr_SetString(PyExc_ImportError, "init gametree_cli.algorithms.search");
+    PyErr_SetString(PyExc_ImportError, "init gametree_cli.formats.scan_skip");
   }
   __pyx_L0:;
   __Pyx_RefNannyFinishContext();
@@ -25012,37 +27157,51 @@ static int __Pyx_InitCachedConstants(__pyx_mstatetype *__pyx_mstate) {
   if (__Pyx_PyTuple_SET_ITEM(__pyx_mstate_global->__pyx_tuple[1], 0, __pyx_mstate_global->__pyx_slice[0]) != (0)) __PYX_ERR(1, 763, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[1]);
 
-  /* "gametree_cli/algorithms/search.py":65
- *     """
+  /* "gametree_cli/formats/scan_skip.py":94
+ *         self.window, self.low, self.high, self.narrow = b"", 0, 0, False
+ *         # memoryviews: uncompiled, their items are Python ints, as compiled
+ *         self.opened, self.base, self.keys = (memoryview(np.zeros(size, np.int64)) for size in (16, 16, 64))             # <<<<<<<<<<<<<<
  * 
- *     __slots__ = ("node", "slot", "depth", "sign", "own", "rival", "entry", "v", "position")             # <<<<<<<<<<<<<<
- *     node: cython.longlong
- *     slot: cython.longlong  # its visit position: where its facts are written
+ *     @cython.cfunc
 */
   {
-    PyObject* __pyx_temp[9] = {__pyx_mstate_global->__pyx_n_u_node, __pyx_mstate_global->__pyx_n_u_slot, __pyx_mstate_global->__pyx_n_u_depth, __pyx_mstate_global->__pyx_n_u_sign, __pyx_mstate_global->__pyx_n_u_own, __pyx_mstate_global->__pyx_n_u_rival, __pyx_mstate_global->__pyx_n_u_entry, __pyx_mstate_global->__pyx_n_u_v, __pyx_mstate_global->__pyx_n_u_position};
-    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 9); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 65, __pyx_L1_error)
+    PyObject* __pyx_temp[3] = {__pyx_mstate_global->__pyx_int_16, __pyx_mstate_global->__pyx_int_16, __pyx_mstate_global->__pyx_int_64};
+    __pyx_mstate_global->__pyx_tuple[2] = __Pyx_PyTuple_FromArray(__pyx_temp, 3); if (unlikely(!__pyx_mstate_global->__pyx_tuple[2])) __PYX_ERR(0, 94, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[2]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[2]);
 
-  /* "gametree_cli/algorithms/search.py":87
- *     children it had entered. The arrays are the caller's (NumPy, or any int64/uint8 buffer)."""
+  /* "gametree_cli/formats/scan_skip.py":76
+ *     time; a window of other characters is read from the str."""
  * 
- *     __slots__ = ("order", "value", "alpha", "beta", "flags", "cut_at", "visits", "cutoffs", "prune")             # <<<<<<<<<<<<<<
- *     order: cython.longlong[::1]
- *     value: cython.longlong[::1]
+ *     __slots__ = ("text", "window", "low", "high", "narrow", "length", "lenient", "escaped", "opened", "base",             # <<<<<<<<<<<<<<
+ *                  "keys")
+ *     text: str
 */
   {
-    PyObject* __pyx_temp[9] = {__pyx_mstate_global->__pyx_n_u_order, __pyx_mstate_global->__pyx_n_u_value, __pyx_mstate_global->__pyx_n_u_alpha, __pyx_mstate_global->__pyx_n_u_beta, __pyx_mstate_global->__pyx_n_u_flags, __pyx_mstate_global->__pyx_n_u_cut_at, __pyx_mstate_global->__pyx_n_u_visits, __pyx_mstate_global->__pyx_n_u_cutoffs, __pyx_mstate_global->__pyx_n_u_prune};
-    __pyx_mstate_global->__pyx_tuple[3] = __Pyx_PyTuple_FromArray(__pyx_temp, 9); if (unlikely(!__pyx_mstate_global->__pyx_tuple[3])) __PYX_ERR(0, 87, __pyx_L1_error)
+    PyObject* __pyx_temp[11] = {__pyx_mstate_global->__pyx_n_u_text, __pyx_mstate_global->__pyx_n_u_window, __pyx_mstate_global->__pyx_n_u_low, __pyx_mstate_global->__pyx_n_u_high, __pyx_mstate_global->__pyx_n_u_narrow, __pyx_mstate_global->__pyx_n_u_length, __pyx_mstate_global->__pyx_n_u_lenient, __pyx_mstate_global->__pyx_n_u_escaped, __pyx_mstate_global->__pyx_n_u_opened, __pyx_mstate_global->__pyx_n_u_base, __pyx_mstate_global->__pyx_n_u_keys};
+    __pyx_mstate_global->__pyx_tuple[3] = __Pyx_PyTuple_FromArray(__pyx_temp, 11); if (unlikely(!__pyx_mstate_global->__pyx_tuple[3])) __PYX_ERR(0, 76, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[3]);
   }
   __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[3]);
+
+  /* "gametree_cli/formats/scan_skip.py":127
+ *             pass
+ * 
+ *     def skip(self, index: int, check: bool = True) -> int:             # <<<<<<<<<<<<<<
+ *         """:func:`skip` in this text."""
+ *         self.lenient = not check
+*/
+  {
+    PyObject* __pyx_temp[1] = {Py_True};
+    __pyx_mstate_global->__pyx_tuple[4] = __Pyx_PyTuple_FromArray(__pyx_temp, 1); if (unlikely(!__pyx_mstate_global->__pyx_tuple[4])) __PYX_ERR(0, 127, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_mstate_global->__pyx_tuple[4]);
+  }
+  __Pyx_GIVEREF(__pyx_mstate_global->__pyx_tuple[4]);
   #if CYTHON_IMMORTAL_CONSTANTS
   {
     PyObject **table = __pyx_mstate->__pyx_tuple;
-    for (Py_ssize_t i=0; i<4; ++i) {
+    for (Py_ssize_t i=0; i<5; ++i) {
       #if PY_VERSION_HEX >= 0x030F0000
       PyUnstable_SetImmortal(table[i]);
       #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -25099,41 +27258,41 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 8; } str_length_index[] = {{6},{8},{15},{1},{2},{15},{23},{25},{32},{20},{22},{1},{1},{37},{45},{22},{179},{8},{15},{11},{34},{31},{15},{7},{6},{33},{2},{9},{50},{30},{37},{5},{3},{8},{3},{8},{5},{23},{25},{7},{5},{8},{5},{15},{6},{24},{26},{20},{7},{12},{9},{17},{8},{8},{12},{10},{8},{10},{8},{7},{14},{12},{11},{10},{19},{20},{21},{14},{12},{10},{17},{13},{12},{12},{19},{9},{8},{5},{13},{3},{15},{5},{18},{3},{4},{4},{4},{4},{7},{1},{4},{11},{18},{5},{3},{6},{7},{5},{11},{15},{6},{5},{9},{5},{1},{5},{5},{6},{7},{6},{30},{4},{2},{5},{5},{8},{3},{4},{4},{6},{7},{4},{1},{4},{4},{4},{3},{5},{3},{3},{4},{3},{8},{5},{8},{6},{6},{3},{6},{5},{1},{4},{10},{5},{4},{4},{4},{5},{5},{4},{4},{6},{6},{3},{5},{6},{6},{6},{12},{1},{5},{6},{6},{4},{1}};
-    const struct { const unsigned int length: 10; } bytes_length_index[] = {{1},{11},{11},{55},{55},{135},{135},{970}};
+    const struct { const unsigned int length: 8; } str_length_index[] = {{6},{8},{15},{9},{1},{2},{15},{23},{25},{32},{20},{22},{1},{1},{37},{45},{22},{179},{8},{15},{7},{6},{33},{2},{9},{50},{21},{30},{37},{5},{8},{8},{8},{3},{9},{8},{7},{25},{27},{12},{18},{15},{20},{7},{12},{9},{17},{8},{8},{12},{10},{25},{8},{10},{8},{7},{14},{12},{11},{10},{19},{22},{14},{12},{10},{17},{13},{12},{12},{19},{9},{8},{5},{13},{3},{15},{18},{4},{4},{1},{5},{18},{5},{11},{5},{15},{6},{3},{9},{5},{7},{5},{5},{6},{7},{30},{7},{4},{2},{5},{3},{5},{5},{8},{4},{6},{7},{5},{3},{7},{4},{4},{6},{4},{4},{2},{4},{5},{3},{6},{4},{3},{8},{6},{4},{4},{10},{5},{4},{4},{10},{5},{5},{4},{4},{3},{6},{4},{5},{4},{6},{6},{12},{5},{6},{6},{1},{5}};
+    const struct { const unsigned int length: 8; } bytes_length_index[] = {{0},{1},{11},{55},{169},{30},{2},{28},{31},{163}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1859 bytes) */
-static const char cstring[] = "x\332\235TKs\023\307\026F`\260\022;\3012\306&\334\233\3128\346\242\244\000%\302\006\014\241\270%\214\2358\225`\313\006\031\302\205\251\326Lk\324\361\250g\324\335\243G\352.Xj9\313Y\316r\226\263\234\245\226^\316RK\375\204\374\204\234\236\221\204\rN*\025\225\324\352\307y|\347;\017\005\t\345\333\216bU\177\305\232x\364\225`\030+5\206\214\006\246\342\353\302\003\345\341\317\270a\261n\205\340\266b\325\224\207\232E\0051\034\313\341\n\242\272\242\023&\365\336\277&t\374\300\005#:\326\217\t+\026\373\313\367\223w\023\311G\377\335@\224ZBA\234\023\203*\302R\030F\372-\213\232]\245\221\200l\001\310m\332B&\321\225\206\245\343\233\n\356\330\240\013\246\362Z^\372\315\327,&\030\242\371\233\212\001\246\306\302\274\216l\014\256\024\324!\\yj\t\254\210:\020\263\321\025u\213*p\247c\223T1C\002\2037\211\017\2542)D\225\335\315\335[k\353k\tZ\206%\215\\\341NU3\001(\346\222\264\252CL\001\326E\327\306\274\240l\327\224\256\345(\024\003.\210\302\006\271\343\n\242\216\251\302\261\220\033%\237\304\214\004\261\250\n\352\204\032\371\021M\244\205\245\366\02629. ]WA\016k\226i\3127\213\362\002\252jZ\202\277P%T\214\266\220\047.^\215\016\246E\r\371{\375\352\301\203\342\353\323$\034\255\216\330\211\347\261\216N8\252\232\030S\271\032\250\201e\345\250\232I\276A\246a1\"\352\r\376\r\307\210i\365\202\33554\302SQ\235Z@f\r9\246PT\225a\335\321\260\252*\272\223DC-z\013\310m\021d\302\253F(\021\252\352$\212\362\031\231\246\245A\016\024\304\030\352*:\022\250p\312k\232N\231\217\264\222x\241\264\277\261\275]\242\335\215\235\237w\267\177\332|\262\361\374\331\246i\022\233\023\276\305\000|\262\024&x\322XUu|\r\331\340\220\204w\017?\354\354m\377\262\363\364\247\235\203\315\275}\334t0\325\360\363\335\335\315=\331\047\205w-S!\234\010\236\256\037\232\237\334\177`_Uw\273\035\370=\201:S\237\342\216\330\3035U\205\000\345\323\250$\260\334\047E\363nc`A\004n\310\013]\252\302\247\346PM\376\033c\037\360!\r\033\372@\356\032\210$\356\240]\0343y\243\020r\362\217\333\362\317\006\034Z\035k\207\334i\244\047\2069$/\335\217,\312\255,\356t\347P""\233h\207`m\223\216u&W\t\243\357\335\2454\244\227-!\263)\0357\035d\216\261\214\313\344\003\006\047\027\270#\017\300\343\004\077\077\026\357)\374r\323\022\tq\002s1\246\213pU\263\230\345@\263bh\237qA\251U\247V\203\3467\355:B\274K5b\025&r\274\212X\025q\\\005;U\014\360!\226T\236k\322\202V\047\246\256ZL\307\014\272\203b\025\010\207\021\244\341*\322\0165\313\201\326t\344WEr\265j5\256c[\324\223E5I\203\010=\241\026\260\245C\032j\rf\033\214g\326\305@p2\2240c\026\253\325\010\343\242f\"\203\303\230k 1\032v5\3119?\336\243\205w=ZH{\024\332\\\047:\014[\334\221\005\304\323\3457|\210\273\207pkbT\203_\013s\230\264r\314\312\361J%\3250\236\033\024\016\200-\211\021H\261\332\324\206\330l\313\266-0\004\303\310f\016\305\014\033\204\303\324dX\026_ZELB\022\016\243\320\3630\31086k\220\253\321|H\332X\316z\t$\311\227@,M$\330\261\271\260\354t\022\303\352h\002\216\302\261M\234\216I\047\301\340\3300#\260\303\361\244\004Z\340\307\301\311\302[I\341\265\221y\330\331y\233\031L\255\370E\177+X\226\333k~\311\257\004\305\267\231\341\324\027^3V\276\rg\242\357\372\207qyo0u\311\275\343e\375\214\237\033LM\277\375\277{\317[\036d\363~3\310\206\237Fh05\323\3733\265\273\336\025?\347/\037S\373*\310\004\237\205\205~f\244\366{\366\314\307\377\222\0179w\301}\341=\363\227\202\251`;|\026]\355\257\365;G\"\336\177\025\277Rc\325\210\215\303\370\220\307\274\035\267;\203\354\234;\3556\275\013\236\031$\306[\275\003w\323[\360\312\203\354\274\013\306\226\334\346P.\362\2559\310^\214/\346}\021\024\203\357\303\357\"\243_\036\236\274A\247\300\270\022,\004\007\341\223\350B\244\367o\034=\213\313/\343\227\257\343\327z\254\327\343\272\025[\200D\374\003\030\327}=X\016\356\2057\242\203~ix\362\246\0140>>3\267\0366\007s\367\243\334`\261\020\027Jq\251\022W\016\006\213+\376\243\360jT\374}\341\314\371\217z\347z\305^i05\357^\367\316z_\373EIuq8\365Qo\261\327v\r\257\342?\010\366\303s\341j\250E\363\321\355h_\262}\036\274\3658hd\274\334 ;\323\273\343f\334E\227y\363\336\232\327\362\367\203\314`\026\214\014f/\366\204\273\352j^\016\330\230[\004ke""\017\203\207\3319\367\202\213 \224\331O \310\222{\340\225\274\027~\3317\303\353\300\021p\232j\026\335-o\005\342\237\313\271K\340i\321k\372Y\310\370\345@\013\227@\016\r\337{X\0148\030\230\216X\177\276_\224\266_\246N.&\201\224%\002\354\025\275-?\037,\205\t\304;\2116\367o\004\345\000\207\305p+\272\3317\216~\211\017^\014f/\273\000\343\223!$17\312\300L\357\256\233\203\240\263\376\264\337\n\376\027]\216P\324\352\357\365\333GH>\336s\363\300\306\354\274\373\237$\215\206\177\020@V>\355\351\356\21245\211y\016\310J\344\226%4\310\317%\367\266\273\347ro\331[\367o\373{>\013.\005%@\204\006\013\227%7\2039H\273\227\031\376\265\340s\311q\"82\273\350V!\243@\240\207\274\023\307\232\377\030\352\344Z\240\207\371h!\332\003\276.\365K\375\312\321*\304\001>\326\\\001i\024\376\035h\236\307A\025r/\211\3712z\034U\373\347\372E\020-\217\201\201#\346\316C\246\301q\033\334\264 \211\220\226\364\320\201\246\316\244\231\224&\213\336\217~58/\341\006M\251\340@\326\313@\323~0\003\036Ja%*F\245\350\315\321\303\370\340M\374\006:\203\304\344W\231\374\317=\300u\005R\265\344\237\205\376\237\313\rer\200\314\337\374\317\240\334\357\207?B\"\2322\237\353\336}\277t\n\253\253\340\371l\2602\362\275\360\357\004\312\331 \037\346\376\266\034\030m%N\333^\3357\202JX\234\370Y\223\244\00389\323\340x\317\313\303f\341\252wM\022\017\265\"g\333t\330\212*\375\365\243\342Q\351DA\352\340\267\350}\017\243\363\007\030\037w\241Se\347\014aYu\tP\310\203\345?\000\321\332\364\315";
-    PyObject *data = __Pyx_DecompressString(cstring, 1859, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1309 bytes) */
+static const char cstring[] = "x\332}T\313o\023G\030OR\267D\020\225GAHm\245NZ*C\225,\004\001\251(\242M\223\264\265\002ILP)\242\325h\274\373\355z\310xf=3\353\007Bj\2169\356q\217{\364\321G\2169\366\350\243\217\371\023\370\023\372\315\372\221PPW\366\274\276\367\357{\020f\311\255\016Q\265\227\340\333\207\327\255\006 \241fQ\003\244\275\261\\\221!\227\334v\275\373\344\301ch(\335\375\235C\233\250\220<\360\225\264<JTb\010\223\001\t\270v\n\376\373\314\345\204`\254\346\001\004\247\230\211\322\377K\177\367m\312\371\360\307u&\245\262\204\031\303#I\254\"\032X\260\254\244\350\222F\341d\013\235\254\310\026\023< \r\025\300\022\201N\214\262\250\252\354\227\235\335r\250\264\325L\226\227H\204\252&\314\246\316b@S\204u\270!\333\312\002\261uDh\275k\353J\022|\013@\360\032hf\001\2559\377P\253vL\222\354n\356.\337\371\376N\341\255\006\207\247!&\251\371\002\035\005\343@\253%\\X\324n\2731\030\217TB\322U\t\221\200~a\0241\362\235\026\260u\220\304\200u\007R.bf\226+IQ\234\313\250<\206\211\267\300I\377\302\204\001\217\005\001E>\360\225\020\216\246\244\361X\315\017\270a5\001 \335\032\261\006\270<S_\360\233\210C\203Ys\323\370LR\263\317c/\356F>7#\326@*\2148d\211\260\204R\rA\342\003\245$H\n\223R\311eD\240\305\231@\252\357*\205R\233\304\002^pi\227H\261\324\224\022\177%\2056\047\303\204P>\242G\230\326\254K\002f\231\367\001\352(\021\016\311Q\r\030omo\275RY\337y\274[y\264\271\261)\004\217\r7\223\372\334f\333{[\225]\272\265\371|o\017\232\tH\037\3660\230\030\364x\363\246\356\373E.)=! \306\006\241}\237\344\3608}\246\334B\303\270\026\360N\272\201\322\335n\007\377\033X\nt\033:\366\t\204\224b$\024\277q\326\300\235\213\274\236\034\"\260N\235{\010\234(~a\"}\267G\023\207\360\343\215\030K\2658\025\370z\017\034D\302<\364\"\220X\326\232\322\006\343\3221`\251\047\242\020\222\230\342bw\356Q\032\243\203~\035\374}\2234F7\r\006s::\217M\271\243+\314\321)\2211\367\367Q\333\246\234\310L\237\306\220\214^[\326%\317Yi&LL\014OJ\345=\324\247\017\320q\027\204~\352\2549\025\365{)\301\047\241l\001\237\005c\047\240qC}\245U\202]\005X\347\223\372\241\265$\014\261KMW""\372\\yS\026Sc\006\\E\372\005\034\330\000\022\020W\212\243\300\207\032s/\312`\363H\247D2\327G\211\264A\001\013\232\032MI,.\234) \003@h\212Q\000Z+D\324\307\232\rB\327\207\241`\221\031\265\326x\320\234n:o\334t\336\264\351\306\251\254\363\250\316\003\234t\320\301\336\301\337\275;E\305\215\226W\260\017]#@F\266\216+\307\t-x\203[\241\3328\366\334\314s\263\316\241)\261\271T\033\007f\003\325Z\031\313D\010\3645\356b\000*F[A\214\261\306*\326\020q\203\003L\203M\2644 Bl\374\000\301\0377}\321\206\316\262s\362\244\00305z\224\037\024\216\215U\370\327\370K|k\321\240\255\243u\274\001V\014\332Ib\354rH\014L\263\212\3036\031-\246\215\321\252v\347\025hev\016f\207\245o\363j\036\366\326\016f\217K_e\315\001\271\325?\367\346\207\243\375A\365\311\260\364Y\272\232]\317\027\363\225a\351\314\301k\274,\016\347o\364.\366\276\353o\037-\016K\347\016W\016f\337\316\317\234\375\302\021.\246\227\323g\331F~\266w\255\027\365\237\276\271zT:\252\374\363tP}1xA\007\024\006\300\007\\\017tk\320\372\373\355\314\314Os\033s\270m\314m\271mkn\307m;s\273s\303\371\013\351\231\264\231}\222\211\336\2423\334:|\226nf\227\263\352p\376R\212\206\256\246\315c\\lv/\277\332\233u\034\315\341\374\371\301\371\353\275Ro\255\367\254\277\365\246}\304\216\337}i\036\234?|\235\335\315\317\014\312\253\375\3461\272\276\232.\246w\263\217\263j\026\345\325~s0s%\3753\377\262\367G\277zB=\227\257\344\277\366V\006\245\317\263\245<\352=\357\243\332\205\303-4\275\202\026\017mz\037\305\331\240D\362\205\336o\375\265\021\021\235\371&_9\236\377\3640L\177Nk\331G\350\347%\204p\341Rz-}\231\317\346\027\207\013N\366vZ\035^\300X\220a5_\034.\\\301{\301\023fk\030k\301s7\233\315\256d>\212 g;\013\362\257\363\365\274\371\001\332T\313\345t\003\221c\231\315o\347U\347d;\215\262\352\277U\302O\341";
+    PyObject *data = __Pyx_DecompressString(cstring, 1309, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (2406 bytes) */
-static const char cstring[] = "\377 at 0x o\377bject>(t\377ree frag\377ment).: \377<MemoryV\377iew of <\377contiguo\377us and d\263ir4\001\007\rin\021\005s\277trided\"\010 7or \004\031><(\tA\006\377>?Cannot\377 assign \377to read-\277only m\240\002v\376\242\000Invalid\377 mode, esxp\324\000|\000\047c\047t\001\377\047fortran\317\047, gH\000%\005sh\367ape\222\000 axi\377s Note t\375h\226 Cython\375 \021\000delibe\317ratek\000\320\001ct\373er!\001n PEPo-484\212\"re\303!\177s subcl\246\000\373es\261!built\375i\260\000ypes. \377If you n\311e\224 \303\000p\316\000%\tth\277en set\200\000e\373 \047\357\002ation\377_typing\047\366\355$iv\242\000o Fa\377lse.add_>\231 ecoll\305@+\000\277s.abcc\273\002.\317bint\004\004\274@st\275[\021\004long\000\001]\337[::1]\016\021uc\347har\022\n,\005dis\277ableen\002\001g\367ame\266a_cli\377/algorit\377hms/sear\377ch.pygci\375s%\003dno de\377fault __\377reduce__\367 du\311\002non-\336\256`vial\033\000ci?nit__u_\002\355A\337alloc\201@ a\377rray dat\303a.\013\020\311C\233\204\001\370cs.\377ASCIIAny\377COMPILED\377CUTEllip\237sisFr\272\000\000\002.\314\207\006\262#__\017\005\213@st\372\371@_\021\005HORIZ\377ONLOWERS\377equenceU\257PPER\244\205\001.\251\205\007V\037isits\000\003M\017\017\006\276O\016__Pyx\001\000D\377ict_Next\337Ref__\374\000__\240\004\000\203\205\001\212\001\n\000\341b_\000\006g\277etitem\"\001d<7\001,\000func2\001\030\000|\276\003@\000impor\327 \277__mainP\001m\357odul\206@__n\\\311@b\001newi\001p\205\000\177checksuT\000n\n\001res\272@__\026\001\274K\004!\001type\017\003u\337npickK\000En\300,\005\n\006\351\"\030\014\237#K\003vt<\322a\342\001qual\204\005\237e\354\220N\271fex\226!set\360\267\006\253F\260 \3150slot\235s\312!tes\206!\252\"i\377s_corout\277ineabc\347e_\377bufferal\377phaasync\367io.\037\006sbar\337basebE\000be\330\274\000\356@*\003sc>\001ch\377ild_orde\327rclU\000_\356 tr\377acebackc\277ountcu\000\000t\373_a\005\001offsd\357epth\000\002_li\017mitd\326\"\231\000\237\212\003\351`\377odeentry\371e\336 \220\210\002error\377ffirstfl\377agsformaUt""\346\210\004f\336\204\001s\230\206\t.\232\206\007\375.\236\206\003hardid_index\275as\000\002\377izekeyki\277ndleaf\001\000v\237esmem\343\211\001\333\211\001n\376\247andimnod\317eobj\337\002\272 ow\373np\331\000poppo\373si\267\210\001prune\277regist\247\000e\364\371a\300cr\263\207\001turn\377rivalsse\037lfset\231\207\004\221\212\002\350\212\001ys\206\000\253Btart\204\206\002\276E\000pstop\204\212\003s\337truct\014\000tu\327ple\241\211\003u\177\002up\377dateuse_~\273\206\005vvalue\000\002\373sv\231\206\002walkx\377O\200\001\330\004#\2401\357\240F\250!\007\001$\240A\377\240V\2501\200\001\340\004\377\037\230q\320 0\260\013\377\270;\300k\320QR\330\377\004\023\2205\230\010\240\001\377\240\021\330\004\007\200|\220\3777\230!\330\010\047\240q\377\250\010\260\016\270a\330\004\373\013\210\037\0256\230\030\240\021\373\240!,\010(\250\001\250\031\357\260.\300\0010\004\360\010\000\373\n\033L\001\021\220\024\220X\377\230T\240\027\250\004\250I\377\260T\270\032\3004\300x\377\310t\320S[\320[_\377\320_g\320gk\320k\377s\320sw\320wx\330\377\010\020\220\007\220q\230\006\367\230l\250X\002v\210W\220\377E\230\024\230Q\330\010\022}\220\232\000\027\220q\340\010\002\000\376\254\001q\330\010\017\320\017\047\377\240t\2501\250G\260;\337\270g\300Q\340\004\013a\200\375\001v\016\030\250\024\250W\260\377D\270\006\270d\300+\310\377T\320QY\320Y]\320\377]d\320dh\320ho\353\320o\207\000tT0&\240d\377\250!\2507\260+\270W\323\300A\202\002\010\007Q\204\000\n\000\377\0208\260q\330\0209\270\377\021\330\026.\320.A\320\377AV\320VW\330\026#\377\240>\260\032\2701\360\024\377\000\005\t\210\003\2101\210\377A\330\004\022\220&\230\002\357\230)\2401\236A1\340\004\377\t\210\026\210w\220g\230\377V\240:\250S\260\003\260\3773\260c\270\022\2702\270\265S\352!\005\362\000\210s/\000\001\377\230\021\330\010\013\2105\220\377\001\220\026\220r\230\022\230\3774\230v\240S\250\001\330\377\014\023\2201\330\014\017\210\177t\2203\220c\230\021\342@\273\020\026K\000Q\230e_\000\014\377\020\220\006\220a\220q\330\373\014\r\351 A\220W\230A\377""\230X\240Q\240l\260&\370\241 \321 4\0031\220F\230#\376\204@\020\021\220\027\230\001\230\337\026\230q\240\010\357@\025\250\267c\260\027\311 a\340\n\014\026\373\250s>\000\007\270r\300\022]\300z\000\r\210Y_\003\017\304\002\373Q\330\177\000e\2301\230F_\240\047\250\027\260\236\0025R\002\377s\240+\250Q\250e\260\3771\260F\270,\300g\310\377Z\320WX\330\014\025\220}Q\235\000\340\010\021\220\021\202d\337\013\2106\220\021\244 \010\240\377\007\240v\250\\\270\025\270\377a\270v\300R\300w\310\335a\201!7\220\047\213 \014\022{\220%\311bg\240W\250\223@\237\016\210d\220#G\001\353\006\020\226\252 \021\330%\000!\235!\235@\023\377\2202\220R\220s\230!\377\2308\2402\240R\240r\357\250\023\250A\217\000a\330\024\375\025\230!\330\020\027\220q\230\027\001\340\020\014\032U\340!$\002P\004\347\026\220b\317@\276 \230a\230\334\203`\005\007f\240B\267`$\250\177d\260\047\270\024\270R\255 \177\023\300A\300V\3103\305\000\356a\0004\220t\304@t\2405?\250\004\250B\250b\371@\225!\377\"\270B\270b\300\003\300\3451(\000Q\221\005\336@r\220\022\224\347@\237\000wd\000v\302@\224@\027\035\220\t\001x\240q\205a\200aO\001\1771\230J\240b\250\005\324\001\353\250q\317\001u\363@Q\230g\372\254`\013\370 A\260V\2701\377\270A\270^\310<\320W\377^\320^h\320hi\320\367ij\330\372@\035\230a\330\373\020\030\377@\027\240\002\240!\362\017\000\340\231A\276`z\240\031\250\237!\2509\260J\206@\312`\023\277\2208\2309\240A\30303nw\000\002\250#u\004\024\034\206\002?\002\250\047\260\021\330\310*\r\030\377\014\017\210v\220Q\220a\376\330\000h\240g\250V\2601\232\265F4\232A\230\027\317\210\002\241@7\377\230\047\240\021\330\024\032\230\361$\365!\251`\330\210\001\007\260v\270?V\3008\3101\310\233\002\326\205\001\372\214\204\002d\363@1\230G\2401\377\240H\250G\2606\270\021\376\265\205\002\340\014\023\2203\220i?\230x\240s\250!";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 2406, 3172);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1730 bytes) */
+static const char cstring[] = "\377 at 0x o\377bject>(t\377ree frag\377ment)-In\377finity.:\377 <Memory\377View of \377<contigu\377ous and gdir=\001\007\rin\021\005\177strided\"\010o or \004\031><(\t\376A\006>?Canno\377t assign\377 to read\177-only m\240\002\375v\242\000Invali\377d mode, \347exp\335\000|\000\047c\047\376t\001\047fortra\237n\047, gH\000%\005s\357hape\222\000 ax\377is Note \373th\237 Cytho\373n \021\000delib\237eratek\000\320\001c\367ter!\001n PE\337P-484\212\"re\376\314!s subcl\366\246\000es\261!buil\373ti\260\000ypes.\377 If you \223ne\224 \303\000p\316\000%\tt\177hen set\200\000\367e \047\357\002atio\377n_typing\355\047\355$iv\242\000o F\377alse.add}_\231 ecoll\316@\376+\000s.abcdi\177sableen\002\001\357game\344A_cl\373i/\205 mats/\377scan_ski\377p.pygcis\376%\003dno def\377ault __r\377educe__ {dun\002non-\323@\257vial\033\000c\246a_\377_tuple[i\347nt,\332@\002\000boo\347l]ut\002\247Aall\373oc\273  arra\177y data.\013\020\370\203C\325a\262cs.ASC\377IICOMPIL\377EDEllips\373is\230\204\005NaNSK\377IP_KEYSS\377equenceS\256\312\000per\000\004.\266\006cf\307B__\017\007\341 st\317@\341_\013\r\214!8\005\230!_it\327ems\377\204\001.\204\205\007__\367Pyx\001\000Dict\377_NextRef\033__\345\000__\004\000\246\204\001W\001t\n\000\204b_\000\006getK\001\362\"\001d7\001,\000func\3602\001\030\000\213\003@\000impo\263rtH\001\332#.<\275!l\377s>.genex\377pr__main\276i\001modul\235@_s_n\340@{\001new\202\001\375p\236\000checks\357um__\n\001res\240\321@\006\003d\004!\001\327`e\033\003u\337npickK\000En0,\005\n\006\323$D\003vt\326a\350\001\017qualq\005\243e\345.\275f;ex\234!set\244\006\376&\374\266 \202N__slot\235s\320!tes\214!\260\"i\377s_corout\277ineabc\326e_\377bufferas\277yncio.\032\006s\257base\216\204\001c\212\"c\365l4\000_\272 trac\377ebackclo\337secon\237\204\001na\377tecountd\360\222\"h\000\240\211\003\332`odee\347nde\230 \206\207\002err\375o\317 capedf>\204\206\001flags\325\205\003\342\207\004\312\351\205\t.\356\205\004.\354\205\006\304Dhi\337ghidiW\000xi\177ntint64\355b\376\362bizekeys\277lengt""h\003\000i\377entlimit?lowmem\360\210\001\350\210\001\366\367Ana\216\000wndi\375m\237`tnpnul\375l\304@pyobjo\355p\264`dp\351\000pop\277regist\274\000e\377turnself\235s\325\000set\356\206\004\213\211\002s\370w\000\226\207\001\370\204\007start\274\256\205\002:\000psto\001\000r\377structte\177xtthrow\013\000\371e\302`\321 updat\337euse_\341\205\005va\367lue\000\002swin\377dowxzero\377sO\200\001\330\004%\240\377Q\240f\250A\200\001\340\377\004\037\230q\320 0\260\377\013\270;\300k\320QR\377\330\004\023\2207\230(\240\377!\2401\330\004\007\200|\376\n\000!\330\010)\250\021\250\377*\260N\300!\330\004\013\377\2101\200\001\360\010\000\n\373\033\230\026\000\021\220\024\220W\377\230D\240\n\250$\250g\377\260T\270\027\300\004\300I\377\310T\320Q[\320[_\377\320_e\320ei\320i\377r\320rv\320v\177\360\277\000\000@\002D\002\004\000D\273\002K\003\001K\002O\n\001O\377\002P\002\330\010\020\220\007\177\220q\230\006\230l\250b\000\377\007\200v\210W\220E\230\177\024\230Q\330\010\022\220\177\000\377\027\220q\340\010\027\220t\337\2306\240\027\250\277\000\007\200\377q\330\010\017\320\017(\250\377\004\250A\250W\260K\270\357w\300a\340\004\013q\200\017\377\210|\2305\240\007\320\047\3577\260q\340\270\0007\220!\377\2205\230\005\230Q\230g\377\240Q\260q\320\000\025\220\177\\\240\034\250X\260Q\024\007\377\013\2401\240G\2501\320\377\004\032\230,\240g\250Y]\260T\000\014\210Kx\0001o\000\357\210t\220:<\000a\320\004\377 \240\014\250H\260A\340\371\010\031\001\212\000#\2401\340\010\377\016\210f\220B\220b\230\365\003\245\000\022\300 \014\022\220$\377\220j\240\001\240\021\330\014}\0179\0002\220Q\330\020\311\000~\036\0007\240!\330\014\025\r\000\316\037\002f\230A\351\000\037\0025\230\237\001\230\025\230c0\000\047\000w\377\230d\240\"\240C\240qu\330\n\017q>\005\024\220D\267 \277a\230t\2402\240\256 \017?\210w\220g\230Q";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1730, 2166);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (3172 bytes) */
-static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <contiguous and direct><contiguous and indirect><strided and direct or indirect><strided and direct><strided and indirect>>?Cannot assign to read-only memoryviewInvalid mode, expected \047c\047 or \047fortran\047, got Invalid shape in axis Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecollections.abccython.bintcython.const[cython.longlong][::1]cython.const[cython.uchar][::1]cython.longlongdisableenablegametree_cli/algorithms/search.pygcisenabledno default __reduce__ due to non-trivial __cinit__unable to allocate array data.unable to allocate shape and strides.ASCIIAnyCOMPILEDCUTEllipsisFrameFrame.__reduce_cython__Frame.__setstate_cython__HORIZONLOWERSequenceUPPERView.MemoryViewVisitsVisits.__reduce_cython__Visits.__setstate_cython____Pyx_PyDict_NextRef__all____annotate____class____class_getitem____dict____func____getstate____import____main____module____name____new____pyx_checksum__pyx_result__pyx_state__pyx_type__pyx_unpickle_Enum__pyx_unpickle_Frame__pyx_unpickle_Visits__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____slots____test___dict_is_coroutineabcallocate_bufferalphaasyncio.coroutinesbarbasebestbetabitsbuffersccallchild_ordercline_in_tracebackcountcutcut_atcutoffsdepthdepth_limitdtype_is_objectencodeentryenumerateerrorffirstflagsformatfortranframesgametree_cli.algorithms.searchhardidindexitemsitemsizekeykindleafleavesmemviewmodennamendimnodeobjorderoutownpackpoppositionpruneregisterreportresultretreturnrivalsselfsetdefaultshapesignsizeslotstartstatestepstopstrictstructtoptupletypingunpackupdateuse_setstatevvaluevaluesvisitswalkxO\200\001\330\004#\2401\240F\250!\200\001\330\004$\240A\240V\2501\200\001\340\004\037\230q\320 0\260\013\270;\300k\320QR\330\004\023\2205\230\010\240\001\240\021\330\004\007\200|\2207""\230!\330\010\047\240q\250\010\260\016\270a\330\004\013\2101\200\001\340\004\037\230q\320 0\260\013\270;\300k\320QR\330\004\023\2206\230\030\240\021\240!\330\004\007\200|\2207\230!\330\010(\250\001\250\031\260.\300\001\330\004\013\2101\200\001\360\010\000\n\033\230!\330\010\021\220\024\220X\230T\240\027\250\004\250I\260T\270\032\3004\300x\310t\320S[\320[_\320_g\320gk\320ks\320sw\320wx\330\010\020\220\007\220q\230\006\230l\250!\330\004\007\200v\210W\220E\230\024\230Q\330\010\022\220!\330\010\027\220q\340\010\027\220q\330\004\007\200q\330\010\017\320\017\047\240t\2501\250G\260;\270g\300Q\340\010\017\320\017\047\240t\2501\250G\260;\270a\200\001\360\010\000\n\033\230!\330\010\021\220\024\220X\230T\240\030\250\024\250W\260D\270\006\270d\300+\310T\320QY\320Y]\320]d\320dh\320ho\320os\320st\330\010\020\220\007\220q\230\006\230l\250!\330\004\007\200v\210W\220E\230\024\230Q\330\010\022\220!\330\010\027\220q\340\010\027\220q\330\004\007\200q\330\010\017\320\017&\240d\250!\2507\260+\270W\300A\340\010\017\320\017&\240d\250!\2507\260+\270Q\200\001\360\n\000\0208\260q\330\0209\270\021\330\026.\320.A\320AV\320VW\330\026#\240>\260\032\2701\360\024\000\005\t\210\003\2101\210A\330\004\022\220&\230\002\230)\2401\330\004\023\2201\340\004\t\210\026\210w\220g\230V\240:\250S\260\003\2603\260c\270\022\2702\270S\300\001\330\004\005\340\010\017\210s\220&\230\001\230\021\330\010\013\2105\220\001\220\026\220r\230\022\2304\230v\240S\250\001\330\014\023\2201\330\014\017\210t\2203\220c\230\021\230!\330\020\026\220g\230Q\230e\2401\330\014\020\220\006\220a\220q\330\014\r\210W\220A\220W\230A\230X\240Q\240l\260&\270\006\270g\300Q\330\014\017\210t\2201\220F\230#\230Q\330\020\021\220\027\230\001\230\026\230q\240\010\250\001\250\025\250c\260\027\270\006\270a\340\020\021\220\027\230\001\230\026\230q\240\010\250\001\250\026\250s\260&\270\007\270r\300\022\3001\330\014\r\210Y\220a\220q\330\014\017\210w\220g\230Q\330\020\026\220e\2301\230F\240\047\250\027\260\001\330\014\023\2205\230\001\230\026\230s\240+""\250Q\250e\2601\260F\270,\300g\310Z\320WX\330\014\025\220Q\330\014\r\340\010\021\220\021\330\010\022\220!\330\010\013\2106\220\021\220&\230\010\240\007\240v\250\\\270\025\270a\270v\300R\300w\310a\330\010\013\2107\220\047\230\021\330\014\022\220%\220q\230\006\230g\240W\250A\340\010\016\210d\220#\220Q\330\014\020\220\006\220a\220q\330\014\020\220\001\220\021\330\014\022\220!\330\014\017\210q\330\020\023\2202\220R\220s\230!\2308\2402\240R\240r\250\023\250A\250Q\250a\330\024\025\220W\230A\330\020\027\220q\230\001\340\020\023\2202\220R\220s\230!\2308\2402\240R\240r\250\023\250A\250Q\250a\330\024\025\220U\230!\330\020\027\220q\230\001\330\014\017\210q\330\020\026\220b\230\002\230#\230Q\230a\230q\330\020\026\220b\230\002\230#\230Q\230f\240B\240d\250$\250d\260\047\270\024\270R\270r\300\023\300A\300V\3103\310a\330\020\023\2204\220t\2304\230t\2405\250\004\250B\250b\260\003\2601\260F\270\"\270B\270b\300\003\3001\300A\300Q\330\024\025\220W\230A\330\014\017\210r\220\022\2201\330\020\027\220w\230a\230v\240Q\240a\340\020\027\220w\230a\230x\240q\250\001\330\014\017\210t\2204\220t\2301\230J\240b\250\005\250Q\250a\250q\330\020\027\220u\230A\230Q\230g\240S\250\013\2601\260A\260V\2701\270A\270^\310<\320W^\320^h\320hi\320ij\330\020\021\220\035\230a\330\020\030\230\001\230\027\240\002\240!\330\020\021\340\014\025\220Q\220a\220z\240\031\250!\2509\260J\270a\270q\330\014\023\2208\2309\240A\330\014\017\210q\330\020\023\2202\220R\220s\230!\2308\2403\240b\250\002\250#\250Q\250a\250q\330\024\034\230J\240b\250\002\250\047\260\021\330\020\023\2202\220R\220s\230!\2308\2403\240b\250\002\250#\250Q\250a\250q\330\024\034\230J\240b\250\002\250\047\260\021\330\014\017\210v\220Q\220a\220w\230h\240g\250V\2601\330\014\017\210q\330\020\023\2204\220q\230\001\230\027\240\001\240\021\330\020\023\2207\230\047\240\021\330\024\032\230$\230a\230q\240\007\240q\250\010\260\007\260v\270V\3008\3101\310A\330\014\017\210w\220g\230Q\330\020\026\220d\230!\2301\230G\2401\240H\250G\2606\270\021\330\014\023\2201\340\014\023""\2203\220i\230x\240s\250!";
+    #else /* compression: none (2166 bytes) */
+static const char bytes[] = " at 0x object>(tree fragment)-Infinity.: <MemoryView of <contiguous and direct><contiguous and indirect><strided and direct or indirect><strided and direct><strided and indirect>>?Cannot assign to read-only memoryviewInvalid mode, expected \047c\047 or \047fortran\047, got Invalid shape in axis Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notecollections.abcdisableenablegametree_cli/formats/scan_skip.pygcisenabledno default __reduce__ due to non-trivial __cinit__tuple[int, int, bool]unable to allocate array data.unable to allocate shape and strides.ASCIICOMPILEDEllipsisInfinityNaNSKIP_KEYSSequenceSkipperSkipper.__reduce_cython__Skipper.__setstate_cython__Skipper.skipSkipper.skip_itemsView.MemoryView__Pyx_PyDict_NextRef__all____annotate____class____class_getitem____dict____func____getstate____import____init__.<locals>.genexpr__main____module____name____new____pyx_checksum__pyx_result__pyx_state__pyx_type__pyx_unpickle_Enum__pyx_unpickle_Skipper__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____slots____test___dict_is_coroutineabcallocate_bufferasyncio.coroutinesbaseboolccheckcline_in_tracebackcloseconcatenatecountdtype_is_objectencodeendenumerateerrorescapedfalseflagsformatfortrangametree_cli.formats.scan_skipgenexprhighidindexintint64itemsitemsizekeyslengthlenientlimitlowmemviewmodenamenarrowndimnextnpnullnumpyobjopenedpackpopregisterreturnselfsendsetdefaultshapesizeskipskip_itemsstartstatestepstopstrstructtextthrowtrueunpackupdateuse_setstatevaluevalueswindowxzerosO\200\001\330\004%\240Q\240f\250A\200\001\340\004\037\230q\320 0\260\013\270;\300k\320QR\330\004\023\2207\230(\240!\2401\330\004\007\200|\2207\230!\330\010)\250\021\250*\260N\300!\330\004\013\2101\200\001\360\010\000\n\033\230!\330\010\021\220\024\220W\230D\240\n\250$\250g\260T\270\027\300\004\300I\310T""\320Q[\320[_\320_e\320ei\320ir\320rv\320v\177\360\000\000@\002D\002\360\000\000D\002K\002\360\000\000K\002O\002\360\000\000O\002P\002\330\010\020\220\007\220q\230\006\230l\250!\330\004\007\200v\210W\220E\230\024\230Q\330\010\022\220!\330\010\027\220q\340\010\027\220t\2306\240\027\250\001\330\004\007\200q\330\010\017\320\017(\250\004\250A\250W\260K\270w\300a\340\010\017\320\017(\250\004\250A\250W\260K\270q\200\017\210|\2305\240\007\320\0477\260q\340\004\013\2107\220!\2205\230\005\230Q\230g\240Q\260q\320\000\025\220\\\240\034\250X\260Q\340\004\013\2107\220!\2205\230\013\2401\240G\2501\320\004\032\230,\240g\250Y\260a\340\010\014\210K\220t\2301\330\010\017\210t\220:\230Q\230a\320\004 \240\014\250H\260A\340\010\014\210K\220q\330\010#\2401\340\010\016\210f\220B\220b\230\003\2306\240\022\2401\330\014\022\220$\220j\240\001\240\021\330\014\017\210t\2202\220Q\330\020\027\220q\230\003\2307\240!\330\014\025\220Q\330\014\022\220$\220f\230A\230Q\330\014\017\210t\2205\230\001\230\025\230c\240\021\330\020\027\220w\230d\240\"\240C\240q\330\014\017\210t\2205\230\001\230\025\230c\240\021\330\020\027\220q\230\003\2307\240!\330\014\024\220D\230\006\230a\230t\2402\240Q\330\010\017\210w\220g\230Q";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 165; i++) {
+    for (int i = 0; i < 148; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
-      if (likely(string) && i >= 31) PyUnicode_InternInPlace(&string);
+      if (likely(string) && i >= 29) PyUnicode_InternInPlace(&string);
       if (unlikely(!string)) {
         Py_XDECREF(data);
         __PYX_ERR(0, 1, __pyx_L1_error)
@@ -25141,8 +27300,8 @@ static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <con
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 165; i < 173; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-165].length;
+    for (int i = 148; i < 158; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-148].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -25152,15 +27311,15 @@ static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <con
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 173; i++) {
+    for (Py_ssize_t i = 0; i < 158; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 165;
-      for (Py_ssize_t i=0; i<8; ++i) {
+      PyObject **table = stringtab + 148;
+      for (Py_ssize_t i=0; i<10; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
         #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -25183,17 +27342,18 @@ static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <con
   }
   {
     PyObject **numbertab = __pyx_mstate->__pyx_number_tab + 0;
-    int8_t const cint_constants_1[] = {0,-1,1,2,4,8};
-    int32_t const cint_constants_4[] = {29437247L,136983863L,245425450L};
-    for (int i = 0; i < 9; i++) {
-      numbertab[i] = PyLong_FromLong((i < 6 ? cint_constants_1[i - 0] : cint_constants_4[i - 6]));
+    int8_t const cint_constants_1[] = {0,-1,16,64};
+    int16_t const cint_constants_2[] = {256};
+    int32_t const cint_constants_4[] = {93196781L,136983863L};
+    for (int i = 0; i < 7; i++) {
+      numbertab[i] = PyLong_FromLong((i < 4 ? cint_constants_1[i - 0] : (i < 5 ? cint_constants_2[i - 4] : cint_constants_4[i - 5])));
       if (unlikely(!numbertab[i])) __PYX_ERR(0, 1, __pyx_L1_error)
     }
   }
   #if CYTHON_IMMORTAL_CONSTANTS
   {
     PyObject **table = __pyx_mstate->__pyx_number_tab;
-    for (Py_ssize_t i=0; i<9; ++i) {
+    for (Py_ssize_t i=0; i<7; ++i) {
       #if PY_VERSION_HEX >= 0x030F0000
       PyUnstable_SetImmortal(table[i]);
       #elif CYTHON_COMPILING_IN_CPYTHON_FREETHREADING
@@ -25222,10 +27382,10 @@ static const char bytes[] = " at 0x object>(tree fragment).: <MemoryView of <con
 namespace {
 #endif
 typedef struct {
-    unsigned int argcount : 4;
+    unsigned int argcount : 2;
     unsigned int num_posonly_args : 1;
     unsigned int num_kwonly_args : 1;
-    unsigned int nlocals : 5;
+    unsigned int nlocals : 3;
     unsigned int flags : 10;
     unsigned int first_line : 8;
 } __Pyx_PyCode_New_function_description;
@@ -25247,39 +27407,44 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
   PyObject* tuple_dedup_map = PyDict_New();
   if (unlikely(!tuple_dedup_map)) return -1;
   {
+    const __Pyx_PyCode_New_function_description descr = {0, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS|CO_GENERATOR), 94};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_size};
+    __pyx_mstate_global->__pyx_codeobj_tab[0] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_gametree_cli_formats_scan_skip_p, __pyx_mstate->__pyx_n_u_genexpr, __pyx_mstate->__pyx_kp_b_iso88591_q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[0])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 50};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_text, __pyx_mstate->__pyx_n_u_index, __pyx_mstate->__pyx_n_u_check};
+    __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_gametree_cli_formats_scan_skip_p, __pyx_mstate->__pyx_n_u_skip, __pyx_mstate->__pyx_kp_b_iso88591_5_7q_7_5_QgQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 55};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_text, __pyx_mstate->__pyx_n_u_index, __pyx_mstate->__pyx_n_u_limit};
+    __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_gametree_cli_formats_scan_skip_p, __pyx_mstate->__pyx_n_u_skip_items, __pyx_mstate->__pyx_kp_b_iso88591_XQ_7_5_1G1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 3, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 127};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_index, __pyx_mstate->__pyx_n_u_check};
+    __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_gametree_cli_formats_scan_skip_p, __pyx_mstate->__pyx_n_u_skip, __pyx_mstate->__pyx_kp_b_iso88591_gYa_Kt1_t_Qa, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
+  }
+  {
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 5, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 132};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_index, __pyx_mstate->__pyx_n_u_limit, __pyx_mstate->__pyx_n_u_count, __pyx_mstate->__pyx_n_u_end};
+    __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_gametree_cli_formats_scan_skip_p, __pyx_mstate->__pyx_n_u_skip_items, __pyx_mstate->__pyx_kp_b_iso88591_HA_Kq_1_fBb_6_1_j_t2Q_q_7_Q_fAQ, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
+  }
+  {
     const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 1};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_state, __pyx_mstate->__pyx_n_u_dict_2, __pyx_mstate->__pyx_n_u_use_setstate};
-    __pyx_mstate_global->__pyx_codeobj_tab[0] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_XT_WD_d_TQYY_ddhhoosst_q_l_vWE, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[0])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_WD_gT_ITQ___eeiirrvv_D_D_K_K_O, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 17};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_pyx_state};
-    __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_1F, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
-  }
-  {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 1};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_state, __pyx_mstate->__pyx_n_u_dict_2, __pyx_mstate->__pyx_n_u_use_setstate};
-    __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_XT_IT_4xtS___ggkksswwx_q_l_vWE, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
-  }
-  {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 17};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_pyx_state};
-    __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_AV1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
-  }
-  {
-    const __Pyx_PyCode_New_function_description descr = {11, 0, 0, 28, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 131};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_kind, __pyx_mstate->__pyx_n_u_first, __pyx_mstate->__pyx_n_u_count, __pyx_mstate->__pyx_n_u_key, __pyx_mstate->__pyx_n_u_depth_limit, __pyx_mstate->__pyx_n_u_prune, __pyx_mstate->__pyx_n_u_hard, __pyx_mstate->__pyx_n_u_strict, __pyx_mstate->__pyx_n_u_child_order, __pyx_mstate->__pyx_n_u_report, __pyx_mstate->__pyx_n_u_buffers, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_top, __pyx_mstate->__pyx_n_u_node, __pyx_mstate->__pyx_n_u_depth, __pyx_mstate->__pyx_n_u_slot, __pyx_mstate->__pyx_n_u_alpha, __pyx_mstate->__pyx_n_u_beta, __pyx_mstate->__pyx_n_u_leaves, __pyx_mstate->__pyx_n_u_result, __pyx_mstate->__pyx_n_u_s, __pyx_mstate->__pyx_n_u_best, __pyx_mstate->__pyx_n_u_bar, __pyx_mstate->__pyx_n_u_bits, __pyx_mstate->__pyx_n_u_cut, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_frames, __pyx_mstate->__pyx_n_u_f};
-    __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_gametree_cli_algorithms_search_p, __pyx_mstate->__pyx_n_u_walk, __pyx_mstate->__pyx_kp_b_iso88591_8q_9_AAVVW_1_1A_1_1_wgV_S_3c_2S, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_QfA, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 4};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_pyx_type, __pyx_mstate->__pyx_n_u_pyx_checksum, __pyx_mstate->__pyx_n_u_pyx_state, __pyx_mstate->__pyx_n_u_pyx_result};
-    __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_pyx_unpickle_Frame, __pyx_mstate->__pyx_kp_b_iso88591_q_0_kQR_5_7_q_a_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
-  }
-  {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 4};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_pyx_type, __pyx_mstate->__pyx_n_u_pyx_checksum, __pyx_mstate->__pyx_n_u_pyx_state, __pyx_mstate->__pyx_n_u_pyx_result};
-    __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_pyx_unpickle_Visits, __pyx_mstate->__pyx_kp_b_iso88591_q_0_kQR_6_7_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_pyx_unpickle_Skipper, __pyx_mstate->__pyx_kp_b_iso88591_q_0_kQR_7_1_7_N_1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
   }
   Py_DECREF(tuple_dedup_map);
   return 0;
@@ -25341,6 +27506,11 @@ static int __Pyx_InitGlobals(void) {
       }
   } // error handling follows
   #endif
+  
+  if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 1, __pyx_L1_error)
+
+  /* Generator.init */
+  if (likely(__pyx_Generator_init(__pyx_m) == 0)); else
   
   if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 1, __pyx_L1_error)
 
@@ -28568,106 +30738,322 @@ static CYTHON_INLINE long __Pyx_div_long(long a, long b, int b_is_constant) {
     return q - adapt_python;
 }
 
-/* ListAppend */
-#if CYTHON_USE_PYLIST_INTERNALS && CYTHON_ASSUME_SAFE_MACROS && CYTHON_ASSUME_SAFE_SIZE
-static CYTHON_INLINE int __Pyx_PyList_Append(PyObject* list, PyObject* x) {
-    PyListObject* L = (PyListObject*) list;
-    Py_ssize_t len = Py_SIZE(list);
-    if (likely(L->allocated > len) & likely(len > (L->allocated >> 1))) {
-        Py_INCREF(x);
-        __Pyx__ListComp_AppendAndDecref(list, len, x);
+/* pybuiltin_invalid (used by pyint_simplify) */
+static void __Pyx_PyBuiltin_Invalid(PyObject *obj, const char *builtin_type_name, const char *argname) {
+    __Pyx_TypeName obj_type_name = __Pyx_PyType_GetFullyQualifiedName(Py_TYPE(obj));
+    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+    if (unlikely(!obj_type_name)) return;
+    #endif
+    if (argname) {
+        PyErr_Format(PyExc_TypeError,
+            "Argument '%.200s' has incorrect type (expected %.5s, got " __Pyx_FMT_TYPENAME ")",
+            argname, builtin_type_name, obj_type_name
+        );
+    } else {
+        PyErr_Format(PyExc_TypeError,
+            "Expected %.5s, got " __Pyx_FMT_TYPENAME,
+            builtin_type_name, obj_type_name
+        );
+    }
+    __Pyx_DECREF_TypeName(obj_type_name);
+}
+
+/* pyint_simplify */
+static int __Pyx__PyInt_FromNumber(PyObject **number_var, const char *argname);
+static CYTHON_INLINE int __Pyx_PyInt_FromNumber(PyObject **number_var, const char *argname, int accept_none) {
+    PyObject *number = *number_var;
+    if (likely((accept_none && number == Py_None) || PyLong_CheckExact(number))) {
         return 0;
     }
-    return PyList_Append(list, x);
+    return __Pyx__PyInt_FromNumber(number_var, argname);
 }
-#endif
+static int __Pyx__PyInt_FromNumber(PyObject **number_var, const char *argname) {
+    PyObject *number = *number_var;
+    PyObject *int_object;
+    if (likely(PyNumber_Check(number))) {
+        int_object = PyNumber_Long(number);
+        if (unlikely(!int_object)) goto bad;
+    } else {
+        __Pyx_PyBuiltin_Invalid(number, "int", argname);
+        goto bad;
+    }
+    *number_var = int_object;
+    Py_DECREF(number);
+    return 0;
+bad:
+    *number_var = NULL;
+    Py_DECREF(number);
+    return -1;
+}
 
-/* PyNumberBinop */
-#if !(CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_GRAAL || CYTHON_COMPILING_IN_LIMITED_API)
-#if CYTHON_USE_TYPE_SLOTS || __PYX_LIMITED_VERSION_HEX >= 0x030A0000
-#ifndef __Pyx_DEFINED_BinopTypeError
-#define __Pyx_DEFINED_BinopTypeError
-static void __Pyx_BinopTypeError(PyObject *op1, PyObject *op2, const char* op, int inplace) {
-    char opname[4] = {op[0], op[1], 0, 0};
-    if (inplace) {
-        opname[op[1] ? 2 : 1] = '=';
+/* pep479 */
+static void __Pyx_Generator_Replace_StopIteration(int in_async_gen) {
+    PyObject *exc, *val, *tb, *cur_exc, *new_exc;
+    __Pyx_PyThreadState_declare
+    int is_async_stopiteration = 0;
+    CYTHON_MAYBE_UNUSED_VAR(in_async_gen);
+    __Pyx_PyThreadState_assign
+    cur_exc = __Pyx_PyErr_CurrentExceptionType();
+    if (likely(!__Pyx_PyErr_GivenExceptionMatches(cur_exc, PyExc_StopIteration))) {
+        if (in_async_gen && unlikely(__Pyx_PyErr_GivenExceptionMatches(cur_exc, PyExc_StopAsyncIteration))) {
+            is_async_stopiteration = 1;
+        } else {
+            return;
+        }
     }
-    __Pyx_RaiseErrorWithObjectTypes1(
-        PyExc_TypeError,
-        "unsupported operand type(s) for %.3s: '" __Pyx_FMT_TYPENAME "' and '" __Pyx_FMT_TYPENAME "'",
-        opname, op1, op2);
+    __Pyx_GetException(&exc, &val, &tb);
+    Py_XDECREF(exc);
+    Py_XDECREF(tb);
+    new_exc = PyObject_CallFunction(PyExc_RuntimeError, "s",
+        is_async_stopiteration ? "async generator raised StopAsyncIteration" :
+        in_async_gen ? "async generator raised StopIteration" :
+        "generator raised StopIteration");
+    if (!new_exc) {
+        Py_XDECREF(val);
+        return;
+    }
+    PyException_SetCause(new_exc, val); // steals ref to val
+    PyErr_SetObject(PyExc_RuntimeError, new_exc);
+    Py_DECREF(new_exc);
 }
-#endif
-#endif
-#ifndef __Pyx_DEFINED_PyNumber_Add_xint_object
-#define __Pyx_DEFINED_PyNumber_Add_xint_object
-static PyObject* __Pyx_PyNumber_Add_xint_object(PyObject *op1, PyObject *op2, int inplace) {
-    if (PyFloat_CheckExact(op2)) {
-        double int_op1;
-        #if CYTHON_USE_PYLONG_INTERNALS
-        if (__Pyx_PyLong_IsCompact(op1)) {
-            Py_ssize_t compact_op1 = __Pyx_PyLong_CompactValue(op1);
-            if (compact_op1 == 0) return __Pyx_NewRef(op2);
-            int_op1 = (double) compact_op1;
-        } else
-        #endif
-        {
-            int_op1 = PyLong_AsDouble(op1);
-            if (unlikely((int_op1 == -1.) && PyErr_Occurred())) return NULL;
-            #if !CYTHON_USE_PYLONG_INTERNALS
-            if (int_op1 == 0.) return __Pyx_NewRef(op2);
-            #endif
-        }
-        double float_op2 = __Pyx_PyFloat_AS_DOUBLE(op2);
-        #if !CYTHON_ASSUME_SAFE_MACROS
-        if (unlikely((float_op2 == -1.) && PyErr_Occurred())) return NULL;
-        #endif
-        return PyFloat_FromDouble(int_op1 + float_op2);
+
+/* IterFinish */
+static CYTHON_INLINE int __Pyx_IterFinish(void) {
+    PyObject* exc_type;
+    __Pyx_PyThreadState_declare
+    __Pyx_PyThreadState_assign
+    exc_type = __Pyx_PyErr_CurrentExceptionType();
+    if (unlikely(exc_type)) {
+        if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration)))
+            return -1;
+        __Pyx_PyErr_Clear();
+        return 0;
     }
-    #if CYTHON_USE_TYPE_SLOTS || __PYX_LIMITED_VERSION_HEX >= 0x030A0000
-    {
-        PyTypeObject *type_op2 = Py_TYPE(op2);
-        binaryfunc slot_func = __Pyx_PyType_GetSubSlot(type_op2, tp_as_number, nb_add, binaryfunc);
-        if (likely(slot_func)) {
-            PyObject *result = slot_func(op1, op2);
-            if (likely(result != Py_NotImplemented)) {
-                return result;
-            }
-            Py_DECREF(result);
-        }
-        __Pyx_BinopTypeError(op1, op2, "+", inplace);
-        return NULL;
+    return 0;
+}
+
+/* UnpackItemEndCheck */
+static int __Pyx_IternextUnpackEndCheck(PyObject *retval, Py_ssize_t expected) {
+    if (unlikely(retval)) {
+        Py_DECREF(retval);
+        __Pyx_RaiseTooManyValuesError(expected);
+        return -1;
     }
-    #else
-    return (inplace) ? PyNumber_InPlaceAdd(op1, op2) : PyNumber_Add(op1, op2);
+    return __Pyx_IterFinish();
+}
+
+/* SetStringIndexingError (used by GetItemIntUnicode) */
+static void __Pyx_SetStringIndexingError(const char* message, int has_gil) {
+    if (!has_gil) {
+        PyGILState_STATE gil_state = PyGILState_Ensure();
+        PyErr_SetString(PyExc_IndexError, message);
+        PyGILState_Release(gil_state);
+    } else
+        PyErr_SetString(PyExc_IndexError, message);
+}
+
+/* GetItemIntUnicode */
+static CYTHON_INLINE Py_UCS4 __Pyx_GetItemInt_Unicode_Fast(PyObject* ustring, Py_ssize_t i,
+                                                           int wraparound, int boundscheck, int has_gil) {
+    Py_ssize_t length;
+    if (unlikely(__Pyx_PyUnicode_READY(ustring) < 0)) return (Py_UCS4)-1;
+    if (wraparound | boundscheck) {
+        length = __Pyx_PyUnicode_GET_LENGTH(ustring);
+        #if !CYTHON_ASSUME_SAFE_SIZE
+        if (unlikely(length < 0)) return (Py_UCS4)-1;
+        #endif
+        if (wraparound & unlikely(i < 0)) i += length;
+        if ((!boundscheck) || likely(__Pyx_is_valid_index(i, length))) {
+            return __Pyx_PyUnicode_READ_CHAR(ustring, i);
+        } else {
+            __Pyx_SetStringIndexingError("string index out of range", has_gil);
+            return (Py_UCS4)-1;
+        }
+    } else {
+        return __Pyx_PyUnicode_READ_CHAR(ustring, i);
+    }
+}
+
+/* WriteUnraisableException */
+static void __Pyx_WriteUnraisable(const char *name, int clineno,
+                                  int lineno, const char *filename,
+                                  int full_traceback, int nogil) {
+    PyObject *old_exc, *old_val, *old_tb;
+    PyObject *ctx;
+    __Pyx_PyThreadState_declare
+    PyGILState_STATE state;
+    if (nogil)
+        state = PyGILState_Ensure();
+    else state = (PyGILState_STATE)0;
+    CYTHON_UNUSED_VAR(clineno);
+    CYTHON_UNUSED_VAR(lineno);
+    CYTHON_UNUSED_VAR(filename);
+    CYTHON_MAYBE_UNUSED_VAR(nogil);
+    __Pyx_PyThreadState_assign
+    __Pyx_ErrFetch(&old_exc, &old_val, &old_tb);
+    if (full_traceback) {
+        Py_XINCREF(old_exc);
+        Py_XINCREF(old_val);
+        Py_XINCREF(old_tb);
+        __Pyx_ErrRestore(old_exc, old_val, old_tb);
+        PyErr_PrintEx(0);
+    }
+    ctx = PyUnicode_FromString(name);
+    __Pyx_ErrRestore(old_exc, old_val, old_tb);
+    if (!ctx) {
+        PyErr_WriteUnraisable(Py_None);
+    } else {
+        PyErr_WriteUnraisable(ctx);
+        Py_DECREF(ctx);
+    }
+    if (nogil)
+        PyGILState_Release(state);
+}
+
+/* PyUnicode_Substring */
+static CYTHON_INLINE PyObject* __Pyx_PyUnicode_Substring(
+            PyObject* text, Py_ssize_t start, Py_ssize_t stop) {
+    Py_ssize_t length;
+    if (unlikely(__Pyx_PyUnicode_READY(text) == -1)) return NULL;
+    length = __Pyx_PyUnicode_GET_LENGTH(text);
+    #if !CYTHON_ASSUME_SAFE_SIZE
+    if (unlikely(length < 0)) return NULL;
     #endif
-}
+    if (start < 0) {
+        start += length;
+        if (start < 0)
+            start = 0;
+    }
+    if (stop < 0)
+        stop += length;
+    else if (stop > length)
+        stop = length;
+    if (stop <= start)
+        return __Pyx_NewRef(__pyx_mstate_global->__pyx_empty_unicode);
+    if (start == 0 && stop == length)
+        return __Pyx_NewRef(text);
+#if CYTHON_COMPILING_IN_LIMITED_API
+    return PyUnicode_Substring(text, start, stop);
+#else
+    return PyUnicode_FromKindAndData(PyUnicode_KIND(text),
+        PyUnicode_1BYTE_DATA(text) + start*PyUnicode_KIND(text), stop-start);
 #endif
-static CYTHON_INLINE PyObject* __Pyx__PyNumber_Add_int_object(PyObject *op1, PyObject *op2, int inplace) {
-    if (likely(op1 != Py_None)) {
-        if (likely(PyLong_CheckExact(op2))) {
-            #if CYTHON_USE_PYLONG_INTERNALS
-            if (__Pyx_PyLong_IsCompact(op1)) {
-                Py_ssize_t int_op1 = __Pyx_PyLong_CompactValue(op1);
-                if (int_op1 == 0) return __Pyx_NewRef(op2);
-                if (__Pyx_PyLong_IsCompact(op2)) {
-                    Py_ssize_t int_op2 = __Pyx_PyLong_CompactValue(op2);
-                    if (int_op2 == 0) return __Pyx_NewRef(op1);
-                    return PyLong_FromSsize_t(int_op1 + int_op2);
+}
+
+/* PyObjectCompare */
+#if CYTHON_USE_PYLONG_INTERNALS
+#ifndef __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
+#define __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
+static int __Pyx_PyObject_CompareIntIntBoolLt(PyObject *op1, PyObject *op2) {
+    Py_ssize_t cmp = __Pyx_PyLong_CompareSignAndSize(op1, op2);
+    if (cmp == 0) {
+        Py_ssize_t size = __Pyx_PyLong_DigitCount(op1);
+        if (size > 0) {
+            const digit* digits1 = __Pyx_PyLong_Digits(op1);
+            const digit* digits2 = __Pyx_PyLong_Digits(op2);
+            if (size == 1) {
+                cmp = (Py_ssize_t) digits1[0] - (Py_ssize_t) digits2[0];
+            } else if ((size == 2) && (8 * sizeof(Py_ssize_t) >= 2 * PyLong_SHIFT)) {
+                cmp = (Py_ssize_t) (((((size_t)digits1[1]) << PyLong_SHIFT) | (size_t)digits1[0])) - (Py_ssize_t) (((((size_t)digits2[1]) << PyLong_SHIFT) | (size_t)digits2[0]));
+            } else {
+                for (Py_ssize_t i=size-1; i >= 0 && !cmp; --i) {
+                    cmp = (Py_ssize_t) digits1[i] - (Py_ssize_t) digits2[i];
                 }
             }
-            else if (__Pyx_PyLong_IsZero(op2)) return __Pyx_NewRef(op1);
-            #endif
-            binaryfunc slot_func = __Pyx_PyType_GetSubSlot(&PyLong_Type, tp_as_number, nb_add, binaryfunc);
-            if (likely(slot_func)) {
-                return slot_func(op1, op2);
-            }
         }
-        return __Pyx_PyNumber_Add_xint_object(op1, op2, inplace);
+        if (cmp == 0) return 0;
+        if (__Pyx_PyLong_IsNeg(op1)) cmp = -cmp;
     }
-    return (inplace) ? PyNumber_InPlaceAdd(op1, op2) : PyNumber_Add(op1, op2);
+    return (cmp < 0);
 }
 #endif
+#ifndef __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
+#define __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CompareIntIntLt(PyObject *op1, PyObject *op2) {
+    int result = __Pyx_PyObject_CompareIntIntBoolLt(op1, op2);
+    if (unlikely(result == -1)) return NULL;
+    return __Pyx_NewRef(result ? Py_True : Py_False);
+}
+#endif
+#else
+#ifndef __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
+#define __Pyx_DEFINED_PyObject_CompareIntIntBoolLt
+static int __Pyx_PyObject_CompareIntIntBoolLt(PyObject *op1, PyObject *op2) {
+    int overflow1, overflow2;
+    long long iop1 = PyLong_AsLongLongAndOverflow(op1, &overflow1);
+    long long iop2 = PyLong_AsLongLongAndOverflow(op2, &overflow2);
+    if (likely(!(overflow1 | overflow2))) {
+        if (iop1 < iop2) goto __pyx_return_true; else goto __pyx_return_false;
+    } else if (overflow1 != overflow2) {
+        if (overflow1 < overflow2) goto __pyx_return_true; else goto __pyx_return_false;
+    } else {
+        return __Pyx_PyObject_RichCompareBool(op1, op2, Py_LT);
+    }
+__pyx_return_true:
+    return 1;
+__pyx_return_false:
+    return 0;
+}
+#endif
+#endif
+static CYTHON_INLINE int __Pyx_PyObject_CompareBoolLt_int_int(PyObject *op1, PyObject *op2, int pyop) {
+    CYTHON_UNUSED_VAR(pyop);
+    if (unlikely(op1 == Py_None)) {
+        goto __pyx_richcmp;
+    }
+    if (unlikely(op2 == Py_None)) {
+        goto __pyx_richcmp;
+    }
+    if (op1 == op2) goto __pyx_return_false;
+    if (likely(op1 != Py_None)) {
+        if (op1 == op2) goto __pyx_return_false;
+        if (likely(op2 != Py_None)) {
+            return __Pyx_PyObject_CompareIntIntBoolLt(op1, op2);
+        }
+        goto __pyx_richcmp;
+    }
+    if ((0)) goto __pyx_richcmp;
+    if ((0)) goto __pyx_return_true;
+    if ((0)) goto __pyx_return_false;
+__pyx_richcmp:
+    return __Pyx_PyObject_RichCompareBool(op1, op2, Py_LT);
+__pyx_return_true:
+    return 1;
+__pyx_return_false:
+    return 0;
+}
+
+/* unicode_tailmatch */
+static int __Pyx_PyUnicode_TailmatchTuple(PyObject* s, PyObject* substrings,
+                                          Py_ssize_t start, Py_ssize_t end, int direction) {
+    Py_ssize_t i, count = __Pyx_PyTuple_GET_SIZE(substrings);
+    #if !CYTHON_ASSUME_SAFE_SIZE
+    if (unlikely(count < 0)) return -1;
+    #endif
+    for (i = 0; i < count; i++) {
+        Py_ssize_t result;
+#if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+        result = PyUnicode_Tailmatch(s, PyTuple_GET_ITEM(substrings, i),
+                                     start, end, direction);
+#else
+        PyObject* sub = __Pyx_PySequence_ITEM(substrings, i);
+        if (unlikely(!sub)) return -1;
+        result = PyUnicode_Tailmatch(s, sub, start, end, direction);
+        Py_DECREF(sub);
+#endif
+        if (result) {
+            return (int) result;
+        }
+    }
+    return 0;
+}
+static int __Pyx_PyUnicode_Tailmatch(PyObject* s, PyObject* substr,
+                                     Py_ssize_t start, Py_ssize_t end, int direction) {
+    if (unlikely(PyTuple_Check(substr))) {
+        return __Pyx_PyUnicode_TailmatchTuple(s, substr, start, end, direction);
+    }
+    return (int) PyUnicode_Tailmatch(s, substr, start, end, direction);
+}
 
 /* AllocateExtensionType */
 static PyObject *__Pyx_AllocateExtensionType(PyTypeObject *t, int is_final) {
@@ -29136,6 +31522,154 @@ static int __Pyx_PyType_Ready(PyTypeObject *t) {
 #endif
 }
 
+/* GetVTable (used by MergeVTables) */
+static int __Pyx_GetVtable(PyTypeObject *type, void** table) {
+    void* ptr;
+    *table = NULL;
+#if CYTHON_COMPILING_IN_LIMITED_API
+    PyObject *ob = PyObject_GetAttr((PyObject *)type, __pyx_mstate_global->__pyx_n_u_pyx_vtable);
+#else
+    PyObject *ob = PyObject_GetItem(type->tp_dict, __pyx_mstate_global->__pyx_n_u_pyx_vtable);
+#endif
+    if (!ob)
+        goto no_attr;
+    ptr = PyCapsule_GetPointer(ob, 0);
+    if (!ptr && !PyErr_Occurred())
+        PyErr_SetString(PyExc_RuntimeError, "invalid vtable found for imported type");
+    Py_DECREF(ob);
+    *table = ptr;
+    return 1;
+no_attr:
+    if (PyErr_ExceptionMatches(CYTHON_COMPILING_IN_LIMITED_API ? PyExc_AttributeError : PyExc_KeyError)) {
+        return 0;
+    }
+    Py_XDECREF(ob);
+    return -1;
+}
+
+/* MergeVTables (used by SetVTable) */
+static int __Pyx_MergeVtables(PyTypeObject *type) {
+    int i=0;
+    Py_ssize_t size;
+    void** base_vtables;
+    void* unknown = (void*)-1;
+    PyObject* bases = __Pyx_PyType_GetSlot(type, tp_bases, PyObject*);
+    int base_depth = 0;
+    {
+        PyTypeObject* base = __Pyx_PyType_GetSlot(type, tp_base, PyTypeObject*);
+        while (base) {
+            base_depth += 1;
+            base = __Pyx_PyType_TryGetSlot(base, tp_base, PyTypeObject*);
+        }
+    }
+    base_vtables = (void**) PyMem_Malloc(sizeof(void*) * (size_t)(base_depth + 1));
+    if (unlikely(!base_vtables)) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    base_vtables[0] = unknown;
+#if CYTHON_COMPILING_IN_LIMITED_API
+    size = PyTuple_Size(bases);
+    if (size < 0) goto other_failure;
+#else
+    size = PyTuple_GET_SIZE(bases);
+#endif
+    for (i = 1; i < size; i++) {
+        PyObject *basei;
+        void* base_vtable;
+#if CYTHON_AVOID_BORROWED_REFS
+        basei = PySequence_GetItem(bases, i);
+        if (unlikely(!basei)) goto other_failure;
+#elif !CYTHON_ASSUME_SAFE_MACROS
+        basei = PyTuple_GetItem(bases, i);
+        if (unlikely(!basei)) goto other_failure;
+#else
+        basei = PyTuple_GET_ITEM(bases, i);
+#endif
+        int get_vtable_result = __Pyx_GetVtable((PyTypeObject*)basei, &base_vtable);
+#if CYTHON_AVOID_BORROWED_REFS
+        Py_DECREF(basei);
+#endif
+        if (get_vtable_result != 1) {
+            if (get_vtable_result == -1) {
+                goto other_failure;
+            }
+            PyErr_Clear(); // Class doesn't have a vtable.
+        } else {
+            assert(base_vtable != NULL);
+            int j;
+            PyTypeObject* base = __Pyx_PyType_TryGetSlot(type, tp_base, PyTypeObject*);
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+            if (!base) goto bad;
+#endif
+            for (j = 0; j < base_depth; j++) {
+                if (base_vtables[j] == unknown) {
+                    switch (__Pyx_GetVtable(base, &base_vtables[j])) {
+                        case 1:
+                            assert(base_vtables[j] == NULL);
+                            break;
+                        case 0:
+                            goto bad;
+                        case -1:
+                        default:
+                            goto other_failure;
+                    }
+                    base_vtables[j + 1] = unknown;
+                }
+                if (base_vtables[j] == base_vtable) {
+                    break;
+                }
+                base = __Pyx_PyType_TryGetSlot(base, tp_base, PyTypeObject*);
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+                if (!base) goto bad;
+#endif
+            }
+        }
+    }
+    PyMem_Free(base_vtables);
+    return 0;
+bad:
+    {
+        PyTypeObject* tp_base = __Pyx_PyType_GetSlot(type, tp_base, PyTypeObject*);
+        PyTypeObject* basei;
+#if CYTHON_AVOID_BORROWED_REFS
+        basei = (PyTypeObject*)PySequence_GetItem(bases, i);
+        if (unlikely(!basei)) goto other_failure;
+#elif !CYTHON_ASSUME_SAFE_MACROS
+        basei = (PyTypeObject*)PyTuple_GetItem(bases, i);
+        if (unlikely(!basei)) goto other_failure;
+#else
+        basei = (PyTypeObject*)PyTuple_GET_ITEM(bases, i);
+#endif
+    __Pyx_RaiseTypeErrorWithTypes(
+        "multiple bases have vtable conflict: '" __Pyx_FMT_TYPENAME "' and '" __Pyx_FMT_TYPENAME "'", tp_base, basei);
+#if CYTHON_AVOID_BORROWED_REFS
+        Py_DECREF(basei);
+#endif
+    }
+other_failure:
+    PyMem_Free(base_vtables);
+    return -1;
+}
+
+/* SetVTable */
+static int __Pyx_SetVtable(PyTypeObject *type, void *vtable) {
+    PyObject *ob = PyCapsule_New(vtable, 0, 0);
+    if (unlikely(!ob))
+        goto bad;
+#if CYTHON_COMPILING_IN_LIMITED_API
+    if (unlikely(PyObject_SetAttr((PyObject *) type, __pyx_mstate_global->__pyx_n_u_pyx_vtable, ob) < 0))
+#else
+    if (unlikely(PyDict_SetItem(type->tp_dict, __pyx_mstate_global->__pyx_n_u_pyx_vtable, ob) < 0))
+#endif
+        goto bad;
+    Py_DECREF(ob);
+    return __Pyx_MergeVtables(type);
+bad:
+    Py_XDECREF(ob);
+    return -1;
+}
+
 /* LimitedApiGetTypeTypeDict (used by DelItemOnTypeDict) */
 #if CYTHON_COMPILING_IN_LIMITED_API
 static PyObject *__Pyx_GetTypeTypeDict(PyTypeObject *tp) {
@@ -29312,154 +31846,6 @@ __PYX_GOOD:
     return ret;
 }
 
-/* GetVTable (used by MergeVTables) */
-static int __Pyx_GetVtable(PyTypeObject *type, void** table) {
-    void* ptr;
-    *table = NULL;
-#if CYTHON_COMPILING_IN_LIMITED_API
-    PyObject *ob = PyObject_GetAttr((PyObject *)type, __pyx_mstate_global->__pyx_n_u_pyx_vtable);
-#else
-    PyObject *ob = PyObject_GetItem(type->tp_dict, __pyx_mstate_global->__pyx_n_u_pyx_vtable);
-#endif
-    if (!ob)
-        goto no_attr;
-    ptr = PyCapsule_GetPointer(ob, 0);
-    if (!ptr && !PyErr_Occurred())
-        PyErr_SetString(PyExc_RuntimeError, "invalid vtable found for imported type");
-    Py_DECREF(ob);
-    *table = ptr;
-    return 1;
-no_attr:
-    if (PyErr_ExceptionMatches(CYTHON_COMPILING_IN_LIMITED_API ? PyExc_AttributeError : PyExc_KeyError)) {
-        return 0;
-    }
-    Py_XDECREF(ob);
-    return -1;
-}
-
-/* MergeVTables (used by SetVTable) */
-static int __Pyx_MergeVtables(PyTypeObject *type) {
-    int i=0;
-    Py_ssize_t size;
-    void** base_vtables;
-    void* unknown = (void*)-1;
-    PyObject* bases = __Pyx_PyType_GetSlot(type, tp_bases, PyObject*);
-    int base_depth = 0;
-    {
-        PyTypeObject* base = __Pyx_PyType_GetSlot(type, tp_base, PyTypeObject*);
-        while (base) {
-            base_depth += 1;
-            base = __Pyx_PyType_TryGetSlot(base, tp_base, PyTypeObject*);
-        }
-    }
-    base_vtables = (void**) PyMem_Malloc(sizeof(void*) * (size_t)(base_depth + 1));
-    if (unlikely(!base_vtables)) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    base_vtables[0] = unknown;
-#if CYTHON_COMPILING_IN_LIMITED_API
-    size = PyTuple_Size(bases);
-    if (size < 0) goto other_failure;
-#else
-    size = PyTuple_GET_SIZE(bases);
-#endif
-    for (i = 1; i < size; i++) {
-        PyObject *basei;
-        void* base_vtable;
-#if CYTHON_AVOID_BORROWED_REFS
-        basei = PySequence_GetItem(bases, i);
-        if (unlikely(!basei)) goto other_failure;
-#elif !CYTHON_ASSUME_SAFE_MACROS
-        basei = PyTuple_GetItem(bases, i);
-        if (unlikely(!basei)) goto other_failure;
-#else
-        basei = PyTuple_GET_ITEM(bases, i);
-#endif
-        int get_vtable_result = __Pyx_GetVtable((PyTypeObject*)basei, &base_vtable);
-#if CYTHON_AVOID_BORROWED_REFS
-        Py_DECREF(basei);
-#endif
-        if (get_vtable_result != 1) {
-            if (get_vtable_result == -1) {
-                goto other_failure;
-            }
-            PyErr_Clear(); // Class doesn't have a vtable.
-        } else {
-            assert(base_vtable != NULL);
-            int j;
-            PyTypeObject* base = __Pyx_PyType_TryGetSlot(type, tp_base, PyTypeObject*);
-#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
-            if (!base) goto bad;
-#endif
-            for (j = 0; j < base_depth; j++) {
-                if (base_vtables[j] == unknown) {
-                    switch (__Pyx_GetVtable(base, &base_vtables[j])) {
-                        case 1:
-                            assert(base_vtables[j] == NULL);
-                            break;
-                        case 0:
-                            goto bad;
-                        case -1:
-                        default:
-                            goto other_failure;
-                    }
-                    base_vtables[j + 1] = unknown;
-                }
-                if (base_vtables[j] == base_vtable) {
-                    break;
-                }
-                base = __Pyx_PyType_TryGetSlot(base, tp_base, PyTypeObject*);
-#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
-                if (!base) goto bad;
-#endif
-            }
-        }
-    }
-    PyMem_Free(base_vtables);
-    return 0;
-bad:
-    {
-        PyTypeObject* tp_base = __Pyx_PyType_GetSlot(type, tp_base, PyTypeObject*);
-        PyTypeObject* basei;
-#if CYTHON_AVOID_BORROWED_REFS
-        basei = (PyTypeObject*)PySequence_GetItem(bases, i);
-        if (unlikely(!basei)) goto other_failure;
-#elif !CYTHON_ASSUME_SAFE_MACROS
-        basei = (PyTypeObject*)PyTuple_GetItem(bases, i);
-        if (unlikely(!basei)) goto other_failure;
-#else
-        basei = (PyTypeObject*)PyTuple_GET_ITEM(bases, i);
-#endif
-    __Pyx_RaiseTypeErrorWithTypes(
-        "multiple bases have vtable conflict: '" __Pyx_FMT_TYPENAME "' and '" __Pyx_FMT_TYPENAME "'", tp_base, basei);
-#if CYTHON_AVOID_BORROWED_REFS
-        Py_DECREF(basei);
-#endif
-    }
-other_failure:
-    PyMem_Free(base_vtables);
-    return -1;
-}
-
-/* SetVTable */
-static int __Pyx_SetVtable(PyTypeObject *type, void *vtable) {
-    PyObject *ob = PyCapsule_New(vtable, 0, 0);
-    if (unlikely(!ob))
-        goto bad;
-#if CYTHON_COMPILING_IN_LIMITED_API
-    if (unlikely(PyObject_SetAttr((PyObject *) type, __pyx_mstate_global->__pyx_n_u_pyx_vtable, ob) < 0))
-#else
-    if (unlikely(PyDict_SetItem(type->tp_dict, __pyx_mstate_global->__pyx_n_u_pyx_vtable, ob) < 0))
-#endif
-        goto bad;
-    Py_DECREF(ob);
-    return __Pyx_MergeVtables(type);
-bad:
-    Py_XDECREF(ob);
-    return -1;
-}
-
 /* ApplySequenceOrMappingFlag */
 #if CYTHON_COMPILING_IN_LIMITED_API || (CYTHON_COMPILING_IN_PYPY && CYTHON_USE_TYPE_SPECS)
 int __Pyx_ApplySequenceOrMappingFlag(PyTypeObject *tp, int is_sequence) {
@@ -29486,45 +31872,6 @@ int __Pyx_ApplySequenceOrMappingFlag(PyTypeObject *tp, int is_sequence) {
     );
 }
 #endif
-
-/* ImportFrom */
-static PyObject* __Pyx_ImportFrom(PyObject* module, PyObject* name) {
-    PyObject* value = __Pyx_PyObject_GetAttrStr(module, name);
-    if (unlikely(!value) && PyErr_ExceptionMatches(PyExc_AttributeError)) {
-        const char* module_name_str = 0;
-        PyObject* module_name = 0;
-        PyObject* module_dot = 0;
-        PyObject* full_name = 0;
-        PyErr_Clear();
-        module_name_str = PyModule_GetName(module);
-        if (unlikely(!module_name_str)) { goto modbad; }
-        module_name = PyUnicode_FromString(module_name_str);
-        if (unlikely(!module_name)) { goto modbad; }
-        module_dot = PyUnicode_Concat(module_name, __pyx_mstate_global->__pyx_kp_u__3);
-        if (unlikely(!module_dot)) { goto modbad; }
-        full_name = PyUnicode_Concat(module_dot, name);
-        if (unlikely(!full_name)) { goto modbad; }
-        #if (CYTHON_COMPILING_IN_PYPY && PYPY_VERSION_NUM  < 0x07030400) ||\
-                CYTHON_COMPILING_IN_GRAAL
-        {
-            PyObject *modules = PyImport_GetModuleDict();
-            if (unlikely(!modules))
-                goto modbad;
-            value = PyObject_GetItem(modules, full_name);
-        }
-        #else
-        value = PyImport_GetModule(full_name);
-        #endif
-      modbad:
-        Py_XDECREF(full_name);
-        Py_XDECREF(module_dot);
-        Py_XDECREF(module_name);
-    }
-    if (unlikely(!value)) {
-        PyErr_Format(PyExc_ImportError, "cannot import name %S", name);
-    }
-    return value;
-}
 
 /* dict_setdefault (used by FetchCommonType) */
 static CYTHON_INLINE PyObject *__Pyx_PyDict_SetDefault(PyObject *d, PyObject *key, PyObject *default_value) {
@@ -31615,38 +33962,6 @@ static CYTHON_INLINE int __pyx_memoryview_slice_memviewslice(
         return (target_type) value;\
     }
 
-/* PyObjectCallMethod1 */
-static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethod1(PyObject* obj, PyObject* method_name, PyObject* arg) {
-#if CYTHON_VECTORCALL && (__PYX_LIMITED_VERSION_HEX >= 0x030C0000 || !CYTHON_COMPILING_IN_LIMITED_API)
-    PyObject *args[2] = {obj, arg};
-    return PyObject_VectorcallMethod(method_name, args, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-#elif CYTHON_COMPILING_IN_LIMITED_API
-    return PyObject_CallMethodObjArgs(obj, method_name, arg, NULL);
-#else
-    return PyObject_CallMethodOneArg(obj, method_name, arg);
-#endif
-}
-
-/* CheckUnpickleChecksumError */
-static void __Pyx_RaiseUnpickleChecksumError(long checksum, long checksum1, long checksum2, long checksum3, const char *members) {
-    PyObject *pickle_module = PyImport_ImportModule("pickle");
-    if (unlikely(!pickle_module)) return;
-    PyObject *pickle_error = PyObject_GetAttrString(pickle_module, "PickleError");
-    Py_DECREF(pickle_module);
-    if (unlikely(!pickle_error)) return;
-    if (checksum2 == checksum1) {
-        PyErr_Format(pickle_error, "Incompatible checksums (0x%x vs (0x%x) = (%s))",
-            checksum, checksum1, members);
-    } else if (checksum3 == checksum2) {
-        PyErr_Format(pickle_error, "Incompatible checksums (0x%x vs (0x%x, 0x%x) = (%s))",
-            checksum, checksum1, checksum2, members);
-    } else {
-        PyErr_Format(pickle_error, "Incompatible checksums (0x%x vs (0x%x, 0x%x, 0x%x) = (%s))",
-            checksum, checksum1, checksum2, checksum3, members);
-    }
-    Py_DECREF(pickle_error);
-}
-
 /* MemviewDtypeToObject */
 static CYTHON_INLINE PyObject *__pyx_memview_get_PY_LONG_LONG(const char *itemp) {
     return (PyObject *) __Pyx_PyLong_From_PY_LONG_LONG(*(PY_LONG_LONG const *) itemp);
@@ -32417,38 +34732,8 @@ __pyx_fail:
 }
 
 /* MemviewDtypeToObject */
-static CYTHON_INLINE PyObject *__pyx_memview_get_unsigned_char(const char *itemp) {
-    return (PyObject *) __Pyx_PyLong_From_unsigned_char(*(unsigned char const *) itemp);
-}
-static CYTHON_INLINE int __pyx_memview_set_unsigned_char(char *itemp, PyObject *obj) {
-    unsigned char value = __Pyx_PyLong_As_unsigned_char(obj);
-    if (unlikely((value == (unsigned char)-1) && PyErr_Occurred()))
-        return 0;
-    *(unsigned char *) itemp = value;
-    return 1;
-}
-
-/* ObjectToMemviewSlice */
-static CYTHON_INLINE __Pyx_memviewslice __Pyx_PyObject_to_MemoryviewSlice_dc_unsigned_char(PyObject *obj, int writable_flag) {
-    __Pyx_memviewslice result = __Pyx_MEMSLICE_INIT;
-    __Pyx_BufFmt_StackElem stack[1];
-    int axes_specs[] = { (__Pyx_MEMVIEW_DIRECT | __Pyx_MEMVIEW_CONTIG) };
-    int retcode;
-    if (obj == Py_None) {
-        result.memview = (struct __pyx_memoryview_obj *) Py_None;
-        return result;
-    }
-    retcode = __Pyx_ValidateAndInit_memviewslice(axes_specs, __Pyx_IS_C_CONTIG,
-                                                 (PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) | writable_flag, 1,
-                                                 &__Pyx_TypeInfo_unsigned_char, stack,
-                                                 &result, obj);
-    if (unlikely(retcode == -1))
-        goto __pyx_fail;
-    return result;
-__pyx_fail:
-    result.memview = NULL;
-    result.data = NULL;
-    return result;
+static CYTHON_INLINE PyObject *__pyx_memview_get_unsigned_char__const__(const char *itemp) {
+    return (PyObject *) __Pyx_PyLong_From_unsigned_char(*(unsigned char const   *) itemp);
 }
 
 /* ObjectToMemviewSlice */
@@ -32474,32 +34759,36 @@ __pyx_fail:
     return result;
 }
 
-/* ObjectToMemviewSlice */
-static CYTHON_INLINE __Pyx_memviewslice __Pyx_PyObject_to_MemoryviewSlice_dc_PY_LONG_LONG__const__(PyObject *obj, int writable_flag) {
-    __Pyx_memviewslice result = __Pyx_MEMSLICE_INIT;
-    __Pyx_BufFmt_StackElem stack[1];
-    int axes_specs[] = { (__Pyx_MEMVIEW_DIRECT | __Pyx_MEMVIEW_CONTIG) };
-    int retcode;
-    if (obj == Py_None) {
-        result.memview = (struct __pyx_memoryview_obj *) Py_None;
-        return result;
-    }
-    retcode = __Pyx_ValidateAndInit_memviewslice(axes_specs, __Pyx_IS_C_CONTIG,
-                                                 (PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) | writable_flag, 1,
-                                                 &__Pyx_TypeInfo_PY_LONG_LONG__const__, stack,
-                                                 &result, obj);
-    if (unlikely(retcode == -1))
-        goto __pyx_fail;
-    return result;
-__pyx_fail:
-    result.memview = NULL;
-    result.data = NULL;
-    return result;
+/* PyObjectCallMethod1 */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethod1(PyObject* obj, PyObject* method_name, PyObject* arg) {
+#if CYTHON_VECTORCALL && (__PYX_LIMITED_VERSION_HEX >= 0x030C0000 || !CYTHON_COMPILING_IN_LIMITED_API)
+    PyObject *args[2] = {obj, arg};
+    return PyObject_VectorcallMethod(method_name, args, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+#elif CYTHON_COMPILING_IN_LIMITED_API
+    return PyObject_CallMethodObjArgs(obj, method_name, arg, NULL);
+#else
+    return PyObject_CallMethodOneArg(obj, method_name, arg);
+#endif
 }
 
-/* MemviewDtypeToObject */
-static CYTHON_INLINE PyObject *__pyx_memview_get_unsigned_char__const__(const char *itemp) {
-    return (PyObject *) __Pyx_PyLong_From_unsigned_char(*(unsigned char const   *) itemp);
+/* CheckUnpickleChecksumError */
+static void __Pyx_RaiseUnpickleChecksumError(long checksum, long checksum1, long checksum2, long checksum3, const char *members) {
+    PyObject *pickle_module = PyImport_ImportModule("pickle");
+    if (unlikely(!pickle_module)) return;
+    PyObject *pickle_error = PyObject_GetAttrString(pickle_module, "PickleError");
+    Py_DECREF(pickle_module);
+    if (unlikely(!pickle_error)) return;
+    if (checksum2 == checksum1) {
+        PyErr_Format(pickle_error, "Incompatible checksums (0x%x vs (0x%x) = (%s))",
+            checksum, checksum1, members);
+    } else if (checksum3 == checksum2) {
+        PyErr_Format(pickle_error, "Incompatible checksums (0x%x vs (0x%x, 0x%x) = (%s))",
+            checksum, checksum1, checksum2, members);
+    } else {
+        PyErr_Format(pickle_error, "Incompatible checksums (0x%x vs (0x%x, 0x%x, 0x%x) = (%s))",
+            checksum, checksum1, checksum2, checksum3, members);
+    }
+    Py_DECREF(pickle_error);
 }
 
 /* MemviewSliceCopy */
@@ -33079,369 +35368,6 @@ static CYTHON_INLINE PyObject* __Pyx_PyLong_From_unsigned_char(unsigned char val
     }
 }
 
-/* UpdateUnpickledDict */
-static int __Pyx__UpdateUnpickledDict(PyObject *obj, PyObject *state, Py_ssize_t index) {
-    PyObject *state_dict = __Pyx_PySequence_ITEM(state, index);
-    if (unlikely(!state_dict)) {
-        return -1;
-    }
-    int non_empty = PyObject_IsTrue(state_dict);
-    if (non_empty == 0) {
-        Py_DECREF(state_dict);
-        return 0;
-    } else if (unlikely(non_empty == -1)) {
-        return -1;
-    }
-    PyObject *dict;
-    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
-    dict = PyObject_GetAttrString(obj, "__dict__");
-    #else
-    dict = PyObject_GenericGetDict(obj, NULL);
-    #endif
-    if (unlikely(!dict)) {
-        Py_DECREF(state_dict);
-        return -1;
-    }
-    int result;
-    if (likely(PyDict_CheckExact(dict))) {
-        result = PyDict_Update(dict, state_dict);
-    } else {
-        PyObject *obj_result = __Pyx_PyObject_CallMethod1(dict, __pyx_mstate_global->__pyx_n_u_update, state_dict);
-        if (likely(obj_result)) {
-            Py_DECREF(obj_result);
-            result = 0;
-        } else {
-            result = -1;
-        }
-    }
-    Py_DECREF(state_dict);
-    Py_DECREF(dict);
-    return result;
-}
-static int __Pyx_UpdateUnpickledDict(PyObject *obj, PyObject *state, Py_ssize_t index) {
-    Py_ssize_t state_size = __Pyx_PyTuple_GET_SIZE(state);
-    #if !CYTHON_ASSUME_SAFE_SIZE
-    if (unlikely(state_size == -1)) return -1;
-    #endif
-    if (state_size <= index) {
-        return 0;
-    }
-    return __Pyx__UpdateUnpickledDict(obj, state, index);
-}
-
-/* CIntFromPy */
-static unsigned char __Pyx_LargePyLong___Pyx_PyLong_As_unsigned_char(PyObject *x);
-static unsigned char __Pyx_raise_neg_overflow___Pyx_PyLong_As_unsigned_char(void) {
-    const char* type_name = "unsigned char";
-    PyErr_Format(PyExc_OverflowError,
-        "can't convert negative value to %.200s", type_name);
-    return (unsigned char) -1;
-}
-static unsigned char __Pyx_raise_overflow___Pyx_PyLong_As_unsigned_char(void) {
-    const char* type_name = "unsigned char";
-    PyErr_Format(PyExc_OverflowError,
-        "value too large to convert to %.200s", type_name);
-    return (unsigned char) -1;
-}
-static CYTHON_INLINE unsigned char __Pyx_PyULong___Pyx_PyLong_As_unsigned_char(PyObject *x) {
-    const int is_unsigned = 1;
-#if CYTHON_USE_PYLONG_INTERNALS
-    {
-        const digit* digits = __Pyx_PyLong_Digits(x);
-        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
-        if (size == 2 && (8 * sizeof(unsigned char) > 1 * PyLong_SHIFT)) {
-            if ((8 * sizeof(unsigned long) > 2 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(unsigned char, unsigned long, (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(unsigned char) >= 2 * PyLong_SHIFT)) {
-                return (unsigned char) (((((unsigned char)digits[1]) << PyLong_SHIFT) | (unsigned char)digits[0]));
-            }
-        } else
-        if (size == 3 && (8 * sizeof(unsigned char) > 2 * PyLong_SHIFT)) {
-            if ((8 * sizeof(unsigned long) > 3 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(unsigned char, unsigned long, (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(unsigned char) >= 3 * PyLong_SHIFT)) {
-                return (unsigned char) (((((((unsigned char)digits[2]) << PyLong_SHIFT) | (unsigned char)digits[1]) << PyLong_SHIFT) | (unsigned char)digits[0]));
-            }
-        } else
-        if (size == 4 && (8 * sizeof(unsigned char) > 3 * PyLong_SHIFT)) {
-            if ((8 * sizeof(unsigned long) > 4 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(unsigned char, unsigned long, (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(unsigned char) >= 4 * PyLong_SHIFT)) {
-                return (unsigned char) (((((((((unsigned char)digits[3]) << PyLong_SHIFT) | (unsigned char)digits[2]) << PyLong_SHIFT) | (unsigned char)digits[1]) << PyLong_SHIFT) | (unsigned char)digits[0]));
-            }
-        } else
-        {}
-    }
-#elif CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX < 0x030C00A7
-    if (unlikely(Py_SIZE(x) < 0)) {
-        goto raise_neg_overflow;
-    }
-#else
-    {
-        int result = PyObject_RichCompareBool(x, Py_False, Py_LT);
-        if (unlikely(result < 0))
-            return (unsigned char) -1;
-        if (unlikely(result == 1))
-            goto raise_neg_overflow;
-    }
-#endif
-    if ((sizeof(unsigned char) <= sizeof(unsigned long))) {
-        __PYX_VERIFY_RETURN_INT_EXC(unsigned char, unsigned long, PyLong_AsUnsignedLong(x))
-    } else if ((sizeof(unsigned char) <= sizeof(unsigned PY_LONG_LONG))) {
-        __PYX_VERIFY_RETURN_INT_EXC(unsigned char, unsigned PY_LONG_LONG, PyLong_AsUnsignedLongLong(x))
-    }
-    return __Pyx_LargePyLong___Pyx_PyLong_As_unsigned_char(x);
-raise_neg_overflow:
-    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_unsigned_char();
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_unsigned_char();
-}
-static CYTHON_INLINE unsigned char __Pyx_PySLong___Pyx_PyLong_As_unsigned_char(PyObject *x) {
-    const int is_unsigned = 0;
-#if CYTHON_USE_PYLONG_INTERNALS
-    if (__Pyx_PyLong_IsNeg(x)) {
-        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
-        const digit* digits = __Pyx_PyLong_Digits(x);
-        if (size == 2 && (8 * sizeof(unsigned char) > 1 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 2 * PyLong_SHIFT)) {
-                long ival = - (long) (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-                __PYX_VERIFY_RETURN_INT(unsigned char, long, ival)
-            } else if ((8 * sizeof(unsigned char) - 1 > 2 * PyLong_SHIFT)) {
-                return (unsigned char) (((unsigned char) -1) * (((((unsigned char)digits[1]) << PyLong_SHIFT) | (unsigned char)digits[0])));
-            }
-        } else
-        if (size == 3 && (8 * sizeof(unsigned char) > 2 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 3 * PyLong_SHIFT)) {
-                long ival = - (long) (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-                __PYX_VERIFY_RETURN_INT(unsigned char, long, ival)
-            } else if ((8 * sizeof(unsigned char) - 1 > 3 * PyLong_SHIFT)) {
-                return (unsigned char) (((unsigned char) -1) * (((((((unsigned char)digits[2]) << PyLong_SHIFT) | (unsigned char)digits[1]) << PyLong_SHIFT) | (unsigned char)digits[0])));
-            }
-        } else
-        if (size == 4 && (8 * sizeof(unsigned char) > 3 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 4 * PyLong_SHIFT)) {
-                long ival = - (long) (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0]));
-                __PYX_VERIFY_RETURN_INT(unsigned char, long, ival)
-            } else if ((8 * sizeof(unsigned char) - 1 > 4 * PyLong_SHIFT)) {
-                return (unsigned char) (((unsigned char) -1) * (((((((((unsigned char)digits[3]) << PyLong_SHIFT) | (unsigned char)digits[2]) << PyLong_SHIFT) | (unsigned char)digits[1]) << PyLong_SHIFT) | (unsigned char)digits[0])));
-            }
-        } else
-        {}
-    } else {
-        const Py_ssize_t size = __Pyx_PyLong_DigitCount(x);
-        const digit* digits = __Pyx_PyLong_Digits(x);
-        if (size == 2 && (8 * sizeof(unsigned char) > 1 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 2 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(unsigned char, unsigned long, (((((unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(unsigned char) - 1 > 2 * PyLong_SHIFT)) {
-                return (unsigned char) (((((unsigned char)digits[1]) << PyLong_SHIFT) | (unsigned char)digits[0]));
-            }
-        } else
-        if (size == 3 && (8 * sizeof(unsigned char) > 2 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 3 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(unsigned char, unsigned long, (((((((unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(unsigned char) - 1 > 3 * PyLong_SHIFT)) {
-                return (unsigned char) (((((((unsigned char)digits[2]) << PyLong_SHIFT) | (unsigned char)digits[1]) << PyLong_SHIFT) | (unsigned char)digits[0]));
-            }
-        } else
-        if (size == 4 && (8 * sizeof(unsigned char) > 3 * PyLong_SHIFT)) {
-            if ((8 * sizeof(long) > 4 * PyLong_SHIFT)) {
-                __PYX_VERIFY_RETURN_INT(unsigned char, unsigned long, (((((((((unsigned long)digits[3]) << PyLong_SHIFT) | (unsigned long)digits[2]) << PyLong_SHIFT) | (unsigned long)digits[1]) << PyLong_SHIFT) | (unsigned long)digits[0])))
-            } else if ((8 * sizeof(unsigned char) - 1 > 4 * PyLong_SHIFT)) {
-                return (unsigned char) (((((((((unsigned char)digits[3]) << PyLong_SHIFT) | (unsigned char)digits[2]) << PyLong_SHIFT) | (unsigned char)digits[1]) << PyLong_SHIFT) | (unsigned char)digits[0]));
-            }
-        } else
-        {}
-    }
-#endif
-    #if __PYX_LIMITED_VERSION_HEX >= 0x030d0000
-    if ((sizeof(unsigned char) <= sizeof(int)) && (sizeof(int) < sizeof(long))) {
-        __PYX_VERIFY_RETURN_INT_EXC(unsigned char, int, PyLong_AsInt(x))
-    } else
-    #endif
-    if ((sizeof(unsigned char) <= sizeof(long))) {
-        __PYX_VERIFY_RETURN_INT_EXC(unsigned char, long, PyLong_AsLong(x))
-    } else if ((sizeof(unsigned char) <= sizeof(PY_LONG_LONG))) {
-        __PYX_VERIFY_RETURN_INT_EXC(unsigned char, PY_LONG_LONG, PyLong_AsLongLong(x))
-    }
-    return __Pyx_LargePyLong___Pyx_PyLong_As_unsigned_char(x);
-raise_neg_overflow:
-    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_unsigned_char();
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_unsigned_char();
-}
-static unsigned char __Pyx_LargePyLong___Pyx_PyLong_As_unsigned_char(PyObject *x) {
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#endif
-    const unsigned char neg_one = (unsigned char) -1, const_zero = (unsigned char) 0;
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic pop
-#endif
-    const int is_unsigned = neg_one > const_zero;
-    unsigned char val;
-    int ret = -1;
-#if PY_VERSION_HEX >= 0x030d00A6 && !CYTHON_COMPILING_IN_LIMITED_API
-    Py_ssize_t bytes_copied = PyLong_AsNativeBytes(
-        x, &val, sizeof(val), Py_ASNATIVEBYTES_NATIVE_ENDIAN | (is_unsigned ? Py_ASNATIVEBYTES_UNSIGNED_BUFFER | Py_ASNATIVEBYTES_REJECT_NEGATIVE : 0));
-    if (unlikely(bytes_copied == -1)) {
-    } else if (unlikely(bytes_copied > (Py_ssize_t) sizeof(val))) {
-        goto raise_overflow;
-    } else {
-        ret = 0;
-    }
-#elif PY_VERSION_HEX < 0x030d0000 && !(CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_LIMITED_API) || defined(_PyLong_AsByteArray)
-    int one = 1; int is_little = (int)*(unsigned char *)&one;
-    unsigned char *bytes = (unsigned char *)&val;
-    ret = _PyLong_AsByteArray((PyLongObject *)x,
-                                bytes, sizeof(val),
-                                is_little, !is_unsigned);
-    if ((0)) goto raise_overflow;
-#else
-    PyObject *v;
-    PyObject *stepval = NULL, *mask = NULL, *shift = NULL;
-    int bits, remaining_bits, is_negative = 0;
-    int chunk_size = (sizeof(long) < 8) ? 30 : 62;
-    if (likely(PyLong_CheckExact(x))) {
-        v = __Pyx_NewRef(x);
-    } else {
-        v = PyNumber_Long(x);
-        if (unlikely(!v)) return (unsigned char) -1;
-        assert(PyLong_CheckExact(v));
-    }
-    {
-        int result = PyObject_RichCompareBool(v, Py_False, Py_LT);
-        if (unlikely(result < 0)) {
-            Py_DECREF(v);
-            return (unsigned char) -1;
-        }
-        is_negative = result == 1;
-    }
-    if (is_unsigned && unlikely(is_negative)) {
-        Py_DECREF(v);
-        PyErr_SetString(PyExc_OverflowError,
-            "can't convert negative value to unsigned char");
-        return (unsigned char) -1;
-    } else if (is_negative) {
-        stepval = PyNumber_Invert(v);
-        Py_DECREF(v);
-        if (unlikely(!stepval))
-            return (unsigned char) -1;
-    } else {
-        stepval = v;
-    }
-    v = NULL;
-    val = (unsigned char) 0;
-    mask = PyLong_FromLong((1L << chunk_size) - 1); if (unlikely(!mask)) goto done;
-    shift = PyLong_FromLong(chunk_size); if (unlikely(!shift)) goto done;
-    for (bits = 0; bits < (int) sizeof(unsigned char) * 8 - chunk_size; bits += chunk_size) {
-        PyObject *tmp, *digit;
-        long idigit;
-        digit = PyNumber_And(stepval, mask);
-        if (unlikely(!digit)) goto done;
-        idigit = PyLong_AsLong(digit);
-        Py_DECREF(digit);
-        if (unlikely(idigit < 0)) goto done;
-        val |= ((unsigned char) idigit) << bits;
-        tmp = PyNumber_Rshift(stepval, shift);
-        if (unlikely(!tmp)) goto done;
-        Py_DECREF(stepval); stepval = tmp;
-    }
-    Py_DECREF(shift); shift = NULL;
-    Py_DECREF(mask); mask = NULL;
-    {
-        long idigit = PyLong_AsLong(stepval);
-        if (unlikely(idigit < 0)) goto done;
-        remaining_bits = ((int) sizeof(unsigned char) * 8) - bits - (is_unsigned ? 0 : 1);
-        if (unlikely(idigit >= (1L << remaining_bits)))
-            goto raise_overflow;
-        val |= ((unsigned char) idigit) << bits;
-    }
-    if (!is_unsigned) {
-        if (unlikely(val & (((unsigned char) 1) << (sizeof(unsigned char) * 8 - 1))))
-            goto raise_overflow;
-        if (is_negative)
-            val = ~val;
-    }
-    ret = 0;
-done:
-    Py_XDECREF(shift);
-    Py_XDECREF(mask);
-    Py_XDECREF(stepval);
-#endif
-    if (unlikely(ret))
-        return (unsigned char) -1;
-    return val;
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_unsigned_char();
-}
-static CYTHON_INLINE unsigned char __Pyx_PyLong___Pyx_PyLong_As_unsigned_char(PyObject *x) {
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#endif
-    const unsigned char neg_one = (unsigned char) -1, const_zero = (unsigned char) 0;
-#ifdef __Pyx_HAS_GCC_DIAGNOSTIC
-#pragma GCC diagnostic pop
-#endif
-    const int is_unsigned = neg_one > const_zero;
-    if (is_unsigned) {
-        #if CYTHON_USE_PYLONG_INTERNALS
-        if (unlikely(__Pyx_PyLong_IsNeg(x))) {
-            goto raise_neg_overflow;
-        } else if (__Pyx_PyLong_IsCompact(x)) {
-            __PYX_VERIFY_RETURN_INT(unsigned char, __Pyx_compact_upylong, __Pyx_PyLong_CompactValueUnsigned(x))
-        } else
-        #endif
-        {
-            return __Pyx_PyULong___Pyx_PyLong_As_unsigned_char(x);
-        }
-    } else {
-        #if CYTHON_USE_PYLONG_INTERNALS
-        if (__Pyx_PyLong_IsCompact(x)) {
-            __PYX_VERIFY_RETURN_INT(unsigned char, __Pyx_compact_pylong, __Pyx_PyLong_CompactValue(x))
-        } else
-        #endif
-        {
-            return __Pyx_PySLong___Pyx_PyLong_As_unsigned_char(x);
-        }
-    }
-#if CYTHON_USE_PYLONG_INTERNALS
-raise_neg_overflow:
-    return __Pyx_raise_neg_overflow___Pyx_PyLong_As_unsigned_char();
-raise_overflow:
-    return __Pyx_raise_overflow___Pyx_PyLong_As_unsigned_char();
-#endif
-}
-static unsigned char __Pyx_NonPyLong___Pyx_PyLong_As_unsigned_char(PyObject *x) {
-    unsigned char val;
-    PyObject *tmp = __Pyx_PyNumber_Long(x);
-    if (!tmp) return (unsigned char) -1;
-    val = __Pyx_PyLong_As_unsigned_char(tmp);
-    Py_DECREF(tmp);
-    return val;
-}
-static CYTHON_INLINE unsigned char __Pyx_PyLong_As_unsigned_char(PyObject *x) {
-    if (likely(PyLong_Check(x))) {
-        return __Pyx_PyLong___Pyx_PyLong_As_unsigned_char(x);
-    } else {
-        return __Pyx_NonPyLong___Pyx_PyLong_As_unsigned_char(x);
-    }
-}
-
-/* CheckUnpickleChecksum */
-static int __Pyx_CheckUnpickleChecksum(long checksum, long checksum1, long checksum2, long checksum3, const char *members) {
-    int found = 0;
-    found |= checksum1 == checksum;
-    found |= checksum2 == checksum;
-    found |= checksum3 == checksum;
-    if (likely(found))
-        return 0;
-    __Pyx_RaiseUnpickleChecksumError(checksum, checksum1, checksum2, checksum3, members);
-    return -1;
-}
-
 /* CIntFromPy */
 static long __Pyx_LargePyLong___Pyx_PyLong_As_long(PyObject *x);
 static long __Pyx_raise_neg_overflow___Pyx_PyLong_As_long(void) {
@@ -33820,6 +35746,68 @@ static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value) {
         return result;
 #endif
     }
+}
+
+/* UpdateUnpickledDict */
+static int __Pyx__UpdateUnpickledDict(PyObject *obj, PyObject *state, Py_ssize_t index) {
+    PyObject *state_dict = __Pyx_PySequence_ITEM(state, index);
+    if (unlikely(!state_dict)) {
+        return -1;
+    }
+    int non_empty = PyObject_IsTrue(state_dict);
+    if (non_empty == 0) {
+        Py_DECREF(state_dict);
+        return 0;
+    } else if (unlikely(non_empty == -1)) {
+        return -1;
+    }
+    PyObject *dict;
+    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+    dict = PyObject_GetAttrString(obj, "__dict__");
+    #else
+    dict = PyObject_GenericGetDict(obj, NULL);
+    #endif
+    if (unlikely(!dict)) {
+        Py_DECREF(state_dict);
+        return -1;
+    }
+    int result;
+    if (likely(PyDict_CheckExact(dict))) {
+        result = PyDict_Update(dict, state_dict);
+    } else {
+        PyObject *obj_result = __Pyx_PyObject_CallMethod1(dict, __pyx_mstate_global->__pyx_n_u_update, state_dict);
+        if (likely(obj_result)) {
+            Py_DECREF(obj_result);
+            result = 0;
+        } else {
+            result = -1;
+        }
+    }
+    Py_DECREF(state_dict);
+    Py_DECREF(dict);
+    return result;
+}
+static int __Pyx_UpdateUnpickledDict(PyObject *obj, PyObject *state, Py_ssize_t index) {
+    Py_ssize_t state_size = __Pyx_PyTuple_GET_SIZE(state);
+    #if !CYTHON_ASSUME_SAFE_SIZE
+    if (unlikely(state_size == -1)) return -1;
+    #endif
+    if (state_size <= index) {
+        return 0;
+    }
+    return __Pyx__UpdateUnpickledDict(obj, state, index);
+}
+
+/* CheckUnpickleChecksum */
+static int __Pyx_CheckUnpickleChecksum(long checksum, long checksum1, long checksum2, long checksum3, const char *members) {
+    int found = 0;
+    found |= checksum1 == checksum;
+    found |= checksum2 == checksum;
+    found |= checksum3 == checksum;
+    if (likely(found))
+        return 0;
+    __Pyx_RaiseUnpickleChecksumError(checksum, checksum1, checksum2, checksum3, members);
+    return -1;
 }
 
 /* CIntFromPy */
@@ -34534,6 +36522,1160 @@ static unsigned long __Pyx_get_runtime_version(void) {
 #else
     return __Pyx_cached_runtime_version;
 #endif
+}
+
+/* IterNextPlain (used by CoroutineBase) */
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+static PyObject *__Pyx_GetBuiltinNext_LimitedAPI(void) {
+    if (unlikely(!__pyx_mstate_global->__Pyx_GetBuiltinNext_LimitedAPI_cache))
+        __pyx_mstate_global->__Pyx_GetBuiltinNext_LimitedAPI_cache = __Pyx_GetBuiltinName(__pyx_mstate_global->__pyx_n_u_next);
+    return __pyx_mstate_global->__Pyx_GetBuiltinNext_LimitedAPI_cache;
+}
+#endif
+static CYTHON_INLINE PyObject *__Pyx_PyIter_Next_Plain(PyObject *iterator) {
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+    PyObject *result;
+    PyObject *next = __Pyx_GetBuiltinNext_LimitedAPI();
+    if (unlikely(!next)) return NULL;
+    result = PyObject_CallFunctionObjArgs(next, iterator, NULL);
+    return result;
+#else
+    (void)&__Pyx_GetBuiltinName; // only for early limited API
+    iternextfunc iternext = __Pyx_PyObject_GetIterNextFunc(iterator);
+    assert(iternext);
+    return iternext(iterator);
+#endif
+}
+
+/* PyObjectCallNoArg (used by CoroutineBase) */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallNoArg(PyObject *func) {
+    PyObject *arg[2] = {NULL, NULL};
+    return __Pyx_PyObject_FastCall(func, arg + 1, 0 | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET);
+}
+
+/* ReturnWithStopIteration (used by CoroutineBase) */
+static void __Pyx__ReturnWithStopIteration(PyObject* value, int async);
+static CYTHON_INLINE void __Pyx_ReturnWithStopIteration(PyObject* value, int async, int iternext) {
+    if (value == Py_None) {
+        if (async || !iternext)
+            PyErr_SetNone(async ? PyExc_StopAsyncIteration : PyExc_StopIteration);
+        return;
+    }
+    __Pyx__ReturnWithStopIteration(value, async);
+}
+static void __Pyx__ReturnWithStopIteration(PyObject* value, int async) {
+#if CYTHON_COMPILING_IN_CPYTHON
+    __Pyx_PyThreadState_declare
+#endif
+    PyObject *exc;
+    PyObject *exc_type = async ? PyExc_StopAsyncIteration : PyExc_StopIteration;
+#if CYTHON_COMPILING_IN_CPYTHON
+    if ((PY_VERSION_HEX >= (0x030C00A6)) || unlikely(PyTuple_Check(value) || PyExceptionInstance_Check(value))) {
+        if (PY_VERSION_HEX >= (0x030e00A1)) {
+            exc = __Pyx_PyObject_CallOneArg(exc_type, value);
+        } else {
+            PyObject *args_tuple = PyTuple_New(1);
+            if (unlikely(!args_tuple)) return;
+            Py_INCREF(value);
+            PyTuple_SET_ITEM(args_tuple, 0, value);
+            exc = PyObject_Call(exc_type, args_tuple, NULL);
+            Py_DECREF(args_tuple);
+        }
+        if (unlikely(!exc)) return;
+    } else {
+        Py_INCREF(value);
+        exc = value;
+    }
+    #if CYTHON_FAST_THREAD_STATE
+    __Pyx_PyThreadState_assign
+    #if CYTHON_USE_EXC_INFO_STACK
+    if (!__pyx_tstate->exc_info->exc_value)
+    #else
+    if (!__pyx_tstate->exc_type)
+    #endif
+    {
+        Py_INCREF(exc_type);
+        __Pyx_ErrRestore(exc_type, exc, NULL);
+        return;
+    }
+    #endif
+#else
+    exc = __Pyx_PyObject_CallOneArg(exc_type, value);
+    if (unlikely(!exc)) return;
+#endif
+    PyErr_SetObject(exc_type, exc);
+    Py_DECREF(exc);
+}
+
+/* CoroutineBase (used by Generator) */
+#if !CYTHON_COMPILING_IN_LIMITED_API
+#include <frameobject.h>
+#if PY_VERSION_HEX >= 0x030b00a6 && !defined(PYPY_VERSION)
+  #ifndef Py_BUILD_CORE
+    #define Py_BUILD_CORE 1
+  #endif
+  #include "internal/pycore_frame.h"
+#endif
+#endif // CYTHON_COMPILING_IN_LIMITED_API
+static CYTHON_INLINE void
+__Pyx_Coroutine_Undelegate(__pyx_CoroutineObject *gen) {
+#if CYTHON_USE_AM_SEND
+    gen->yieldfrom_am_send = NULL;
+#endif
+    Py_CLEAR(gen->yieldfrom);
+}
+static int __Pyx_PyGen__FetchStopIterationValue(PyThreadState *__pyx_tstate, PyObject **pvalue) {
+    PyObject *et, *ev, *tb;
+    PyObject *value = NULL;
+    CYTHON_UNUSED_VAR(__pyx_tstate);
+    __Pyx_ErrFetch(&et, &ev, &tb);
+    if (!et) {
+        Py_XDECREF(tb);
+        Py_XDECREF(ev);
+        Py_INCREF(Py_None);
+        *pvalue = Py_None;
+        return 0;
+    }
+    if (likely(et == PyExc_StopIteration)) {
+        if (!ev) {
+            Py_INCREF(Py_None);
+            value = Py_None;
+        }
+        else if (likely(Py_IS_TYPE(ev, (PyTypeObject*)PyExc_StopIteration))) {
+            #if CYTHON_COMPILING_IN_LIMITED_API || CYTHON_COMPILING_IN_GRAAL
+            value = PyObject_GetAttr(ev, __pyx_mstate_global->__pyx_n_u_value);
+            if (unlikely(!value)) goto limited_api_failure;
+            #else
+            value = ((PyStopIterationObject *)ev)->value;
+            Py_INCREF(value);
+            #endif
+            Py_DECREF(ev);
+        }
+        else if (unlikely(PyTuple_Check(ev))) {
+            Py_ssize_t tuple_size = __Pyx_PyTuple_GET_SIZE(ev);
+            #if !CYTHON_ASSUME_SAFE_SIZE
+            if (unlikely(tuple_size < 0)) {
+                Py_XDECREF(tb);
+                Py_DECREF(ev);
+                Py_DECREF(et);
+                return -1;
+            }
+            #endif
+            if (tuple_size >= 1) {
+#if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
+                value = PyTuple_GET_ITEM(ev, 0);
+                Py_INCREF(value);
+#elif CYTHON_ASSUME_SAFE_MACROS
+                value = PySequence_ITEM(ev, 0);
+#else
+                value = PySequence_GetItem(ev, 0);
+                if (!value) goto limited_api_failure;
+#endif
+            } else {
+                Py_INCREF(Py_None);
+                value = Py_None;
+            }
+            Py_DECREF(ev);
+        }
+        else if (!__Pyx_TypeCheck(ev, (PyTypeObject*)PyExc_StopIteration)) {
+            value = ev;
+        }
+        if (likely(value)) {
+            Py_XDECREF(tb);
+            Py_DECREF(et);
+            *pvalue = value;
+            return 0;
+        }
+    } else if (!__Pyx_PyErr_GivenExceptionMatches(et, PyExc_StopIteration)) {
+        __Pyx_ErrRestore(et, ev, tb);
+        return -1;
+    }
+    PyErr_NormalizeException(&et, &ev, &tb);
+    if (unlikely(!PyObject_TypeCheck(ev, (PyTypeObject*)PyExc_StopIteration))) {
+        __Pyx_ErrRestore(et, ev, tb);
+        return -1;
+    }
+    Py_XDECREF(tb);
+    Py_DECREF(et);
+#if CYTHON_COMPILING_IN_LIMITED_API
+    value = PyObject_GetAttr(ev, __pyx_mstate_global->__pyx_n_u_value);
+#else
+    value = ((PyStopIterationObject *)ev)->value;
+    Py_INCREF(value);
+#endif
+    Py_DECREF(ev);
+#if CYTHON_COMPILING_IN_LIMITED_API
+    if (unlikely(!value)) return -1;
+#endif
+    *pvalue = value;
+    return 0;
+#if CYTHON_COMPILING_IN_LIMITED_API || CYTHON_COMPILING_IN_GRAAL || !CYTHON_ASSUME_SAFE_MACROS
+  limited_api_failure:
+    Py_XDECREF(et);
+    Py_XDECREF(tb);
+    Py_XDECREF(ev);
+    return -1;
+#endif
+}
+static CYTHON_INLINE
+__Pyx_PySendResult __Pyx_Coroutine_status_from_result(PyObject **retval) {
+    if (*retval) {
+        return PYGEN_NEXT;
+    } else if (likely(__Pyx_PyGen__FetchStopIterationValue(__Pyx_PyThreadState_Current, retval) == 0)) {
+        return PYGEN_RETURN;
+    } else {
+        return PYGEN_ERROR;
+    }
+}
+static CYTHON_INLINE
+void __Pyx_Coroutine_ExceptionClear(__Pyx_ExcInfoStruct *exc_state) {
+#if PY_VERSION_HEX >= 0x030B00a4
+    Py_CLEAR(exc_state->exc_value);
+#else
+    PyObject *t, *v, *tb;
+    t = exc_state->exc_type;
+    v = exc_state->exc_value;
+    tb = exc_state->exc_traceback;
+    exc_state->exc_type = NULL;
+    exc_state->exc_value = NULL;
+    exc_state->exc_traceback = NULL;
+    Py_XDECREF(t);
+    Py_XDECREF(v);
+    Py_XDECREF(tb);
+#endif
+}
+#define __Pyx_Coroutine_AlreadyRunningError(gen)  (__Pyx__Coroutine_AlreadyRunningError(gen), (PyObject*)NULL)
+static void __Pyx__Coroutine_AlreadyRunningError(__pyx_CoroutineObject *gen) {
+    const char *msg;
+    CYTHON_MAYBE_UNUSED_VAR(gen);
+    if ((0)) {
+    #ifdef __Pyx_Coroutine_USED
+    } else if (__Pyx_Coroutine_Check((PyObject*)gen)) {
+        msg = "coroutine already executing";
+    #endif
+    #ifdef __Pyx_AsyncGen_USED
+    } else if (__Pyx_AsyncGen_CheckExact((PyObject*)gen)) {
+        msg = "async generator already executing";
+    #endif
+    } else {
+        msg = "generator already executing";
+    }
+    PyErr_SetString(PyExc_ValueError, msg);
+}
+static void __Pyx_Coroutine_AlreadyTerminatedError(PyObject *gen, PyObject *value, int closing) {
+    CYTHON_MAYBE_UNUSED_VAR(gen);
+    CYTHON_MAYBE_UNUSED_VAR(closing);
+    #ifdef __Pyx_Coroutine_USED
+    if (!closing && __Pyx_Coroutine_Check(gen)) {
+        PyErr_SetString(PyExc_RuntimeError, "cannot reuse already awaited coroutine");
+    } else
+    #endif
+    if (value) {
+        #ifdef __Pyx_AsyncGen_USED
+        if (__Pyx_AsyncGen_CheckExact(gen))
+            PyErr_SetNone(PyExc_StopAsyncIteration);
+        else
+        #endif
+        PyErr_SetNone(PyExc_StopIteration);
+    }
+}
+static
+__Pyx_PySendResult __Pyx_Coroutine_SendEx(__pyx_CoroutineObject *self, PyObject *value, PyObject **result, int closing) {
+    __Pyx_PyThreadState_declare
+    PyThreadState *tstate;
+    __Pyx_ExcInfoStruct *exc_state;
+    PyObject *retval;
+    assert(__Pyx_Coroutine_get_is_running(self));  // Callers should ensure is_running
+    if (unlikely(self->resume_label == -1)) {
+        __Pyx_Coroutine_AlreadyTerminatedError((PyObject*)self, value, closing);
+        return PYGEN_ERROR;
+    }
+#if CYTHON_FAST_THREAD_STATE
+    __Pyx_PyThreadState_assign
+    tstate = __pyx_tstate;
+#else
+    tstate = __Pyx_PyThreadState_Current;
+#endif
+    exc_state = &self->gi_exc_state;
+    if (exc_state->exc_value) {
+        #if CYTHON_COMPILING_IN_LIMITED_API || CYTHON_COMPILING_IN_PYPY
+        #else
+        PyObject *exc_tb;
+        #if PY_VERSION_HEX >= 0x030B00a4 && !CYTHON_COMPILING_IN_CPYTHON
+        exc_tb = PyException_GetTraceback(exc_state->exc_value);
+        #elif PY_VERSION_HEX >= 0x030B00a4
+        exc_tb = ((PyBaseExceptionObject*) exc_state->exc_value)->traceback;
+        #else
+        exc_tb = exc_state->exc_traceback;
+        #endif
+        if (exc_tb) {
+            PyTracebackObject *tb = (PyTracebackObject *) exc_tb;
+            PyFrameObject *f = tb->tb_frame;
+            PyFrameObject *old_f_back = f->f_back;
+            #if PY_VERSION_HEX >= 0x030B00A1
+            f->f_back = PyThreadState_GetFrame(tstate);
+            #else
+            Py_XINCREF(tstate->frame);
+            f->f_back = tstate->frame;
+            #endif
+            Py_XDECREF(old_f_back);
+            #if PY_VERSION_HEX >= 0x030B00a4 && !CYTHON_COMPILING_IN_CPYTHON
+            Py_DECREF(exc_tb);
+            #endif
+        }
+        #endif
+    }
+#if CYTHON_USE_EXC_INFO_STACK
+    exc_state->previous_item = tstate->exc_info;
+    tstate->exc_info = exc_state;
+#else
+    if (exc_state->exc_type) {
+        __Pyx_ExceptionSwap(&exc_state->exc_type, &exc_state->exc_value, &exc_state->exc_traceback);
+    } else {
+        __Pyx_Coroutine_ExceptionClear(exc_state);
+        __Pyx_ExceptionSave(&exc_state->exc_type, &exc_state->exc_value, &exc_state->exc_traceback);
+    }
+#endif
+    retval = self->body(self, tstate, value);
+#if CYTHON_USE_EXC_INFO_STACK
+    exc_state = &self->gi_exc_state;
+    tstate->exc_info = exc_state->previous_item;
+    exc_state->previous_item = NULL;
+    __Pyx_Coroutine_ResetFrameBackpointer(exc_state);
+#endif
+    *result = retval;
+    if (self->resume_label == -1) {
+        return likely(retval) ? PYGEN_RETURN : PYGEN_ERROR;
+    }
+    return PYGEN_NEXT;
+}
+static CYTHON_INLINE void __Pyx_Coroutine_ResetFrameBackpointer(__Pyx_ExcInfoStruct *exc_state) {
+#if CYTHON_COMPILING_IN_PYPY || CYTHON_COMPILING_IN_LIMITED_API
+    CYTHON_UNUSED_VAR(exc_state);
+#else
+    PyObject *exc_tb;
+    #if PY_VERSION_HEX >= 0x030B00a4
+    if (!exc_state->exc_value) return;
+    exc_tb = PyException_GetTraceback(exc_state->exc_value);
+    #else
+    exc_tb = exc_state->exc_traceback;
+    #endif
+    if (likely(exc_tb)) {
+        PyTracebackObject *tb = (PyTracebackObject *) exc_tb;
+        PyFrameObject *f = tb->tb_frame;
+        Py_CLEAR(f->f_back);
+        #if PY_VERSION_HEX >= 0x030B00a4
+        Py_DECREF(exc_tb);
+        #endif
+    }
+#endif
+}
+#define __Pyx_Coroutine_MethodReturnFromResult(gen, result, retval, iternext)\
+    ((result) == PYGEN_NEXT ? (retval) : __Pyx__Coroutine_MethodReturnFromResult(gen, result, retval, iternext))
+static PyObject *
+__Pyx__Coroutine_MethodReturnFromResult(PyObject* gen, __Pyx_PySendResult result, PyObject *retval, int iternext) {
+    CYTHON_MAYBE_UNUSED_VAR(gen);
+    if (likely(result == PYGEN_RETURN)) {
+        int is_async = 0;
+        #ifdef __Pyx_AsyncGen_USED
+        is_async = __Pyx_AsyncGen_CheckExact(gen);
+        #endif
+        __Pyx_ReturnWithStopIteration(retval, is_async, iternext);
+        Py_XDECREF(retval);
+    }
+    return NULL;
+}
+#if CYTHON_COMPILING_IN_CPYTHON
+static CYTHON_INLINE
+PyObject *__Pyx_PyGen_Send(PyGenObject *gen, PyObject *arg) {
+#if PY_VERSION_HEX <= 0x030A00A1
+    return _PyGen_Send(gen, arg);
+#else
+    PyObject *result;
+    if (PyIter_Send((PyObject*)gen, arg ? arg : Py_None, &result) == PYGEN_RETURN) {
+        if (PyAsyncGen_CheckExact(gen)) {
+            assert(result == Py_None);
+            PyErr_SetNone(PyExc_StopAsyncIteration);
+        }
+        else if (result == Py_None) {
+            PyErr_SetNone(PyExc_StopIteration);
+        }
+        else {
+#if PY_VERSION_HEX < 0x030d00A1
+            _PyGen_SetStopIterationValue(result);
+#else
+            if (!PyTuple_Check(result) && !PyExceptionInstance_Check(result)) {
+                PyErr_SetObject(PyExc_StopIteration, result);
+            } else {
+                PyObject *exc = __Pyx_PyObject_CallOneArg(PyExc_StopIteration, result);
+                if (likely(exc != NULL)) {
+                    PyErr_SetObject(PyExc_StopIteration, exc);
+                    Py_DECREF(exc);
+                }
+            }
+#endif
+        }
+        Py_DECREF(result);
+        result = NULL;
+    }
+    return result;
+#endif
+}
+#endif
+static CYTHON_INLINE __Pyx_PySendResult
+__Pyx_Coroutine_FinishDelegation(__pyx_CoroutineObject *gen, PyObject** retval) {
+    __Pyx_PySendResult result;
+    PyObject *val = NULL;
+    assert(__Pyx_Coroutine_get_is_running(gen));
+    __Pyx_Coroutine_Undelegate(gen);
+    __Pyx_PyGen__FetchStopIterationValue(__Pyx_PyThreadState_Current, &val);
+    result = __Pyx_Coroutine_SendEx(gen, val, retval, 0);
+    Py_XDECREF(val);
+    return result;
+}
+#if CYTHON_USE_AM_SEND
+static __Pyx_PySendResult
+__Pyx_Coroutine_SendToDelegate(__pyx_CoroutineObject *gen, __Pyx_pyiter_sendfunc gen_am_send, PyObject *value, PyObject **retval) {
+    PyObject *ret = NULL;
+    __Pyx_PySendResult delegate_result, result;
+    assert(__Pyx_Coroutine_get_is_running(gen));
+    delegate_result = gen_am_send(gen->yieldfrom, value, &ret);
+    if (delegate_result == PYGEN_NEXT) {
+        assert (ret != NULL);
+        *retval = ret;
+        return PYGEN_NEXT;
+    }
+    assert (delegate_result != PYGEN_ERROR || ret == NULL);
+    __Pyx_Coroutine_Undelegate(gen);
+    result = __Pyx_Coroutine_SendEx(gen, ret, retval, 0);
+    Py_XDECREF(ret);
+    return result;
+}
+#endif
+static PyObject *__Pyx_Coroutine_Send(PyObject *self, PyObject *value) {
+    PyObject *retval = NULL;
+    __Pyx_PySendResult result = __Pyx_Coroutine_AmSend(self, value, &retval);
+    return __Pyx_Coroutine_MethodReturnFromResult(self, result, retval, 0);
+}
+static __Pyx_PySendResult
+__Pyx_Coroutine_AmSend(PyObject *self, PyObject *value, PyObject **retval) {
+    __Pyx_PySendResult result;
+    __pyx_CoroutineObject *gen = (__pyx_CoroutineObject*) self;
+    if (unlikely(__Pyx_Coroutine_test_and_set_is_running(gen))) {
+        *retval = __Pyx_Coroutine_AlreadyRunningError(gen);
+        return PYGEN_ERROR;
+    }
+    #if CYTHON_USE_AM_SEND
+    if (gen->yieldfrom_am_send) {
+        result = __Pyx_Coroutine_SendToDelegate(gen, gen->yieldfrom_am_send, value, retval);
+    } else
+    #endif
+    if (gen->yieldfrom) {
+        PyObject *yf = gen->yieldfrom;
+        PyObject *ret;
+      #if !CYTHON_USE_AM_SEND
+        #ifdef __Pyx_Generator_USED
+        if (__Pyx_Generator_CheckExact(yf)) {
+            ret = __Pyx_Coroutine_Send(yf, value);
+        } else
+        #endif
+        #ifdef __Pyx_Coroutine_USED
+        if (__Pyx_Coroutine_Check(yf)) {
+            ret = __Pyx_Coroutine_Send(yf, value);
+        } else
+        #endif
+        #ifdef __Pyx_AsyncGen_USED
+        if (__pyx_PyAsyncGenASend_CheckExact(yf)) {
+            ret = __Pyx_async_gen_asend_send(yf, value);
+        } else
+        #endif
+        #if CYTHON_COMPILING_IN_CPYTHON
+        if (PyGen_CheckExact(yf)) {
+            ret = __Pyx_PyGen_Send((PyGenObject*)yf, value == Py_None ? NULL : value);
+        } else
+        if (PyCoro_CheckExact(yf)) {
+            ret = __Pyx_PyGen_Send((PyGenObject*)yf, value == Py_None ? NULL : value);
+        } else
+        #endif
+      #endif
+        {
+            if (value == Py_None && PyIter_Check(yf))
+                ret = __Pyx_PyIter_Next_Plain(yf);
+            else
+                ret = __Pyx_PyObject_CallMethod1(yf, __pyx_mstate_global->__pyx_n_u_send, value);
+        }
+        if (likely(ret)) {
+            __Pyx_Coroutine_unset_is_running(gen);
+            *retval = ret;
+            return PYGEN_NEXT;
+        }
+        result = __Pyx_Coroutine_FinishDelegation(gen, retval);
+    } else {
+        result = __Pyx_Coroutine_SendEx(gen, value, retval, 0);
+    }
+    __Pyx_Coroutine_unset_is_running(gen);
+    return result;
+}
+static int __Pyx_Coroutine_CloseIter(__pyx_CoroutineObject *gen, PyObject *yf) {
+    __Pyx_PySendResult result;
+    PyObject *retval = NULL;
+    CYTHON_UNUSED_VAR(gen);
+    assert(__Pyx_Coroutine_get_is_running(gen));
+    #ifdef __Pyx_Generator_USED
+    if (__Pyx_Generator_CheckExact(yf)) {
+        result = __Pyx_Coroutine_Close(yf, &retval);
+    } else
+    #endif
+    #ifdef __Pyx_Coroutine_USED
+    if (__Pyx_Coroutine_Check(yf)) {
+        result = __Pyx_Coroutine_Close(yf, &retval);
+    } else
+    if (__Pyx_CoroutineAwait_CheckExact(yf)) {
+        result = __Pyx_CoroutineAwait_Close((__pyx_CoroutineAwaitObject*)yf);
+    } else
+    #endif
+    #ifdef __Pyx_AsyncGen_USED
+    if (__pyx_PyAsyncGenASend_CheckExact(yf)) {
+        retval = __Pyx_async_gen_asend_close(yf, NULL);
+        result = PYGEN_RETURN;
+    } else
+    if (__pyx_PyAsyncGenAThrow_CheckExact(yf)) {
+        retval = __Pyx_async_gen_athrow_close(yf, NULL);
+        result = PYGEN_RETURN;
+    } else
+    #endif
+    {
+        PyObject *meth;
+        result = PYGEN_RETURN;
+        meth = __Pyx_PyObject_GetAttrStrNoError(yf, __pyx_mstate_global->__pyx_n_u_close);
+        if (unlikely(!meth)) {
+            if (unlikely(PyErr_Occurred())) {
+                PyErr_WriteUnraisable(yf);
+            }
+        } else {
+            retval = __Pyx_PyObject_CallNoArg(meth);
+            Py_DECREF(meth);
+            if (unlikely(!retval)) {
+                result = PYGEN_ERROR;
+            }
+        }
+    }
+    Py_XDECREF(retval);
+    return result == PYGEN_ERROR ? -1 : 0;
+}
+static PyObject *__Pyx_Generator_Next(PyObject *self) {
+    __Pyx_PySendResult result;
+    PyObject *retval = NULL;
+    __pyx_CoroutineObject *gen = (__pyx_CoroutineObject*) self;
+    if (unlikely(__Pyx_Coroutine_test_and_set_is_running(gen))) {
+        return __Pyx_Coroutine_AlreadyRunningError(gen);
+    }
+    #if CYTHON_USE_AM_SEND
+    if (gen->yieldfrom_am_send) {
+        result = __Pyx_Coroutine_SendToDelegate(gen, gen->yieldfrom_am_send, Py_None, &retval);
+    } else
+    #endif
+    if (gen->yieldfrom) {
+        PyObject *yf = gen->yieldfrom;
+        PyObject *ret;
+        #ifdef __Pyx_Generator_USED
+        if (__Pyx_Generator_CheckExact(yf)) {
+            ret = __Pyx_Generator_Next(yf);
+        } else
+        #endif
+        #ifdef __Pyx_Coroutine_USED
+        if (__Pyx_Coroutine_CheckExact(yf)) {
+            ret = __Pyx_Coroutine_Send(yf, Py_None);
+        } else
+        #endif
+        #if CYTHON_COMPILING_IN_CPYTHON && (PY_VERSION_HEX < 0x030A00A3 || !CYTHON_USE_AM_SEND)
+        if (PyGen_CheckExact(yf)) {
+            ret = __Pyx_PyGen_Send((PyGenObject*)yf, NULL);
+        } else
+        #endif
+            ret = __Pyx_PyIter_Next_Plain(yf);
+        if (likely(ret)) {
+            __Pyx_Coroutine_unset_is_running(gen);
+            return ret;
+        }
+        result = __Pyx_Coroutine_FinishDelegation(gen, &retval);
+    } else {
+        result = __Pyx_Coroutine_SendEx(gen, Py_None, &retval, 0);
+    }
+    __Pyx_Coroutine_unset_is_running(gen);
+    return __Pyx_Coroutine_MethodReturnFromResult(self, result, retval, 1);
+}
+static PyObject *__Pyx_Coroutine_Close_Method(PyObject *self, PyObject *arg) {
+    PyObject *retval = NULL;
+    __Pyx_PySendResult result;
+    CYTHON_UNUSED_VAR(arg);
+    result = __Pyx_Coroutine_Close(self, &retval);
+    if (unlikely(result == PYGEN_ERROR))
+        return NULL;
+    Py_XDECREF(retval);
+    Py_RETURN_NONE;
+}
+static __Pyx_PySendResult
+__Pyx_Coroutine_Close(PyObject *self, PyObject **retval) {
+    __pyx_CoroutineObject *gen = (__pyx_CoroutineObject *) self;
+    __Pyx_PySendResult result;
+    PyObject *yf;
+    int err = 0;
+    if (unlikely(__Pyx_Coroutine_test_and_set_is_running(gen))) {
+        *retval = __Pyx_Coroutine_AlreadyRunningError(gen);
+        return PYGEN_ERROR;
+    }
+    yf = gen->yieldfrom;
+    if (yf) {
+        Py_INCREF(yf);
+        err = __Pyx_Coroutine_CloseIter(gen, yf);
+        __Pyx_Coroutine_Undelegate(gen);
+        Py_DECREF(yf);
+    }
+    if (err == 0)
+        PyErr_SetNone(PyExc_GeneratorExit);
+    result = __Pyx_Coroutine_SendEx(gen, NULL, retval, 1);
+    if (result == PYGEN_ERROR) {
+        __Pyx_PyThreadState_declare
+        __Pyx_PyThreadState_assign
+        __Pyx_Coroutine_unset_is_running(gen);
+        if (!__Pyx_PyErr_Occurred()) {
+            return PYGEN_RETURN;
+        } else if (likely(__Pyx_PyErr_ExceptionMatches2(PyExc_GeneratorExit, PyExc_StopIteration))) {
+            __Pyx_PyErr_Clear();
+            return PYGEN_RETURN;
+        }
+        return PYGEN_ERROR;
+    } else if (likely(result == PYGEN_RETURN && *retval == Py_None)) {
+        __Pyx_Coroutine_unset_is_running(gen);
+        return PYGEN_RETURN;
+    } else {
+        const char *msg;
+        Py_DECREF(*retval);
+        *retval = NULL;
+        if ((0)) {
+        #ifdef __Pyx_Coroutine_USED
+        } else if (__Pyx_Coroutine_Check(self)) {
+            msg = "coroutine ignored GeneratorExit";
+        #endif
+        #ifdef __Pyx_AsyncGen_USED
+        } else if (__Pyx_AsyncGen_CheckExact(self)) {
+            msg = "async generator ignored GeneratorExit";
+        #endif
+        } else {
+            msg = "generator ignored GeneratorExit";
+        }
+        PyErr_SetString(PyExc_RuntimeError, msg);
+        __Pyx_Coroutine_unset_is_running(gen);
+        return PYGEN_ERROR;
+    }
+}
+static PyObject *__Pyx__Coroutine_Throw(PyObject *self, PyObject *typ, PyObject *val, PyObject *tb,
+                                        PyObject *args, int close_on_genexit) {
+    __pyx_CoroutineObject *gen = (__pyx_CoroutineObject *) self;
+    PyObject *yf;
+    if (unlikely(__Pyx_Coroutine_test_and_set_is_running(gen)))
+        return __Pyx_Coroutine_AlreadyRunningError(gen);
+    yf = gen->yieldfrom;
+    if (yf) {
+        __Pyx_PySendResult result;
+        PyObject *ret;
+        Py_INCREF(yf);
+        if (__Pyx_PyErr_GivenExceptionMatches(typ, PyExc_GeneratorExit) && close_on_genexit) {
+            int err = __Pyx_Coroutine_CloseIter(gen, yf);
+            Py_DECREF(yf);
+            __Pyx_Coroutine_Undelegate(gen);
+            if (err < 0)
+                goto propagate_exception;
+            goto throw_here;
+        }
+        if (0
+        #ifdef __Pyx_Generator_USED
+            || __Pyx_Generator_CheckExact(yf)
+        #endif
+        #ifdef __Pyx_Coroutine_USED
+            || __Pyx_Coroutine_Check(yf)
+        #endif
+            ) {
+            ret = __Pyx__Coroutine_Throw(yf, typ, val, tb, args, close_on_genexit);
+        #ifdef __Pyx_Coroutine_USED
+        } else if (__Pyx_CoroutineAwait_CheckExact(yf)) {
+            ret = __Pyx__Coroutine_Throw(((__pyx_CoroutineAwaitObject*)yf)->coroutine, typ, val, tb, args, close_on_genexit);
+        #endif
+        } else {
+            PyObject *meth = __Pyx_PyObject_GetAttrStrNoError(yf, __pyx_mstate_global->__pyx_n_u_throw);
+            if (unlikely(!meth)) {
+                Py_DECREF(yf);
+                if (unlikely(PyErr_Occurred())) {
+                    __Pyx_Coroutine_unset_is_running(gen);
+                    return NULL;
+                }
+                __Pyx_Coroutine_Undelegate(gen);
+                goto throw_here;
+            }
+            if (args) {
+                ret = __Pyx_PyObject_Call(meth, args, NULL);
+            } else {
+                PyObject *cargs[4] = {NULL, typ, val, tb};
+                size_t nargs = 1U + (val != NULL) + (tb != NULL);
+                ret = __Pyx_PyObject_FastCall(meth, cargs+1, nargs | __Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET);
+            }
+            Py_DECREF(meth);
+        }
+        Py_DECREF(yf);
+        if (ret) {
+            __Pyx_Coroutine_unset_is_running(gen);
+            return ret;
+        }
+        result = __Pyx_Coroutine_FinishDelegation(gen, &ret);
+        __Pyx_Coroutine_unset_is_running(gen);
+        return __Pyx_Coroutine_MethodReturnFromResult(self, result, ret, 0);
+    }
+throw_here:
+    __Pyx_Raise(typ, val, tb, NULL);
+propagate_exception:
+    {
+        PyObject *retval = NULL;
+        __Pyx_PySendResult result = __Pyx_Coroutine_SendEx(gen, NULL, &retval, 0);
+        __Pyx_Coroutine_unset_is_running(gen);
+        return __Pyx_Coroutine_MethodReturnFromResult(self, result, retval, 0);
+    }
+}
+static PyObject *__Pyx_Coroutine_Throw(PyObject *self,
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+    PyObject *args
+#else
+    PyObject *const *args, Py_ssize_t nargs
+#endif
+) {
+    PyObject *typ;
+    PyObject *val = NULL;
+    PyObject *tb = NULL;
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+    if (unlikely(!PyArg_UnpackTuple(args, "throw", 1, 3, &typ, &val, &tb)))
+        return NULL;
+#else
+    switch (nargs) {
+    case 3:
+        tb = args[2];
+        CYTHON_FALLTHROUGH;
+    case 2:
+        val = args[1];
+        CYTHON_FALLTHROUGH;
+    case 1:
+        typ = args[0];
+        break;
+    default:
+        PyErr_SetString(PyExc_TypeError, "throw takes between 1 and 3 positional arguments");
+        return NULL;
+    }
+#endif
+    return __Pyx__Coroutine_Throw(self, typ, val, tb,
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+                                  args,
+#else
+                                  NULL,
+#endif
+                                  1);
+}
+static CYTHON_INLINE int __Pyx_Coroutine_traverse_excstate(__Pyx_ExcInfoStruct *exc_state, visitproc visit, void *arg) {
+#if PY_VERSION_HEX >= 0x030B00a4
+    Py_VISIT(exc_state->exc_value);
+#else
+    Py_VISIT(exc_state->exc_type);
+    Py_VISIT(exc_state->exc_value);
+    Py_VISIT(exc_state->exc_traceback);
+#endif
+    return 0;
+}
+static int __Pyx_Coroutine_traverse(__pyx_CoroutineObject *gen, visitproc visit, void *arg) {
+    {
+        int e = __Pyx_call_type_traverse((PyObject*)gen, 1, visit, arg);
+        if (e) return e;
+    }
+    Py_VISIT(gen->closure);
+    Py_VISIT(gen->classobj);
+    Py_VISIT(gen->yieldfrom);
+    return __Pyx_Coroutine_traverse_excstate(&gen->gi_exc_state, visit, arg);
+}
+static int __Pyx_Coroutine_clear(PyObject *self) {
+    __pyx_CoroutineObject *gen = (__pyx_CoroutineObject *) self;
+    Py_CLEAR(gen->closure);
+    Py_CLEAR(gen->classobj);
+    __Pyx_Coroutine_Undelegate(gen);
+    __Pyx_Coroutine_ExceptionClear(&gen->gi_exc_state);
+#ifdef __Pyx_AsyncGen_USED
+    if (__Pyx_AsyncGen_CheckExact(self)) {
+        Py_CLEAR(((__pyx_PyAsyncGenObject*)gen)->ag_finalizer);
+    }
+#endif
+    Py_CLEAR(gen->gi_code);
+    Py_CLEAR(gen->gi_frame);
+    Py_CLEAR(gen->gi_name);
+    Py_CLEAR(gen->gi_qualname);
+    Py_CLEAR(gen->gi_modulename);
+    return 0;
+}
+static void __Pyx_Coroutine_dealloc(PyObject *self) {
+    __pyx_CoroutineObject *gen = (__pyx_CoroutineObject *) self;
+    PyObject_GC_UnTrack(gen);
+    #if PY_VERSION_HEX < 0x030C0000 || CYTHON_COMPILING_IN_LIMITED_API
+    if (gen->gi_weakreflist != NULL)
+    #endif
+        PyObject_ClearWeakRefs(self);
+    if (gen->resume_label >= 0) {
+#if CYTHON_USE_TP_FINALIZE
+        PyObject_GC_Track(self);
+        if (unlikely(PyObject_CallFinalizerFromDealloc(self)))
+        {
+            return;
+        }
+        PyObject_GC_UnTrack(self);
+#endif
+    }
+#ifdef __Pyx_AsyncGen_USED
+    if (__Pyx_AsyncGen_CheckExact(self)) {
+        /* We have to handle this case for asynchronous generators
+           right here, because this code has to be between UNTRACK
+           and GC_Del. */
+        Py_CLEAR(((__pyx_PyAsyncGenObject*)self)->ag_finalizer);
+    }
+#endif
+    __Pyx_Coroutine_clear(self);
+    __Pyx_PyHeapTypeObject_GC_Del(gen);
+}
+#if CYTHON_USE_TP_FINALIZE
+static void __Pyx_Coroutine_del(PyObject *self) {
+    PyObject *error_type, *error_value, *error_traceback;
+    __pyx_CoroutineObject *gen = (__pyx_CoroutineObject *) self;
+    __Pyx_PyThreadState_declare
+    if (gen->resume_label < 0) {
+        return;
+    }
+    __Pyx_PyThreadState_assign
+    __Pyx_ErrFetch(&error_type, &error_value, &error_traceback);
+#ifdef __Pyx_AsyncGen_USED
+    if (__Pyx_AsyncGen_CheckExact(self)) {
+        __pyx_PyAsyncGenObject *agen = (__pyx_PyAsyncGenObject*)self;
+        PyObject *finalizer = agen->ag_finalizer;
+        if (finalizer && !agen->ag_closed) {
+            PyObject *res = __Pyx_PyObject_CallOneArg(finalizer, self);
+            if (unlikely(!res)) {
+                PyErr_WriteUnraisable(self);
+            } else {
+                Py_DECREF(res);
+            }
+            __Pyx_ErrRestore(error_type, error_value, error_traceback);
+            return;
+        }
+    }
+#endif
+    if (unlikely(gen->resume_label == 0 && !error_value)) {
+#ifdef __Pyx_Coroutine_USED
+#ifdef __Pyx_Generator_USED
+    if (!__Pyx_Generator_CheckExact(self))
+#endif
+        {
+        PyObject_GC_UnTrack(self);
+        if (unlikely(PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "coroutine '%.50S' was never awaited", gen->gi_qualname) < 0))
+            PyErr_WriteUnraisable(self);
+        PyObject_GC_Track(self);
+        }
+#endif
+    } else {
+        PyObject *retval = NULL;
+        __Pyx_PySendResult result = __Pyx_Coroutine_Close(self, &retval);
+        if (result == PYGEN_ERROR) {
+            PyErr_WriteUnraisable(self);
+        } else {
+            Py_XDECREF(retval);
+        }
+    }
+    __Pyx_ErrRestore(error_type, error_value, error_traceback);
+}
+#endif
+static PyObject *
+__Pyx_Coroutine_get_name(__pyx_CoroutineObject *self, void *context)
+{
+    PyObject *name = self->gi_name;
+    CYTHON_UNUSED_VAR(context);
+    if (unlikely(!name)) name = Py_None;
+    Py_INCREF(name);
+    return name;
+}
+static int
+__Pyx_Coroutine_set_name(__pyx_CoroutineObject *self, PyObject *value, void *context)
+{
+    CYTHON_UNUSED_VAR(context);
+    if (unlikely(value == NULL || !PyUnicode_Check(value))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "__name__ must be set to a string object");
+        return -1;
+    }
+    Py_INCREF(value);
+    __Pyx_Py_XDECREF_SET(self->gi_name, value);
+    return 0;
+}
+static PyObject *
+__Pyx_Coroutine_get_qualname(__pyx_CoroutineObject *self, void *context)
+{
+    PyObject *name = self->gi_qualname;
+    CYTHON_UNUSED_VAR(context);
+    if (unlikely(!name)) name = Py_None;
+    Py_INCREF(name);
+    return name;
+}
+static int
+__Pyx_Coroutine_set_qualname(__pyx_CoroutineObject *self, PyObject *value, void *context)
+{
+    CYTHON_UNUSED_VAR(context);
+    if (unlikely(value == NULL || !PyUnicode_Check(value))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "__qualname__ must be set to a string object");
+        return -1;
+    }
+    Py_INCREF(value);
+    __Pyx_Py_XDECREF_SET(self->gi_qualname, value);
+    return 0;
+}
+#if !CYTHON_COMPILING_IN_LIMITED_API
+static PyObject *
+__Pyx__Coroutine_get_frame_locked(__pyx_CoroutineObject *self) {
+    PyObject *frame;
+    frame = self->gi_frame;
+    if (!frame) {
+        if (unlikely(!self->gi_code)) {
+            Py_RETURN_NONE;
+        }
+        PyObject *globals = PyDict_New();
+        if (unlikely(!globals)) return NULL;
+        frame = (PyObject *) PyFrame_New(
+            PyThreadState_Get(),            /*PyThreadState *tstate,*/
+            (PyCodeObject*) self->gi_code,  /*PyCodeObject *code,*/
+            globals,                        /*PyObject *globals,*/
+            0                               /*PyObject *locals*/
+        );
+        Py_DECREF(globals);
+        if (unlikely(!frame))
+            return NULL;
+        if (unlikely(self->gi_frame)) {
+            Py_DECREF(frame);
+            frame = self->gi_frame;
+        } else {
+            self->gi_frame = frame;
+        }
+    }
+    Py_INCREF(frame);
+    return frame;
+}
+#endif
+static PyObject *
+__Pyx__Coroutine_get_frame(__pyx_CoroutineObject *self)
+{
+#if !CYTHON_COMPILING_IN_LIMITED_API
+    PyObject *frame;
+    __Pyx_BEGIN_CRITICAL_SECTION((PyObject*)self);
+    frame = __Pyx__Coroutine_get_frame_locked(self);
+    __Pyx_END_CRITICAL_SECTION();
+    return frame;
+#else
+    CYTHON_UNUSED_VAR(self);
+    Py_RETURN_NONE;
+#endif
+}
+static PyObject *
+__Pyx_Coroutine_get_frame(__pyx_CoroutineObject *self, void *context) {
+    CYTHON_UNUSED_VAR(context);
+    PyObject *frame = self->gi_frame;
+    if (frame)
+        return __Pyx_NewRef(frame);
+    return __Pyx__Coroutine_get_frame(self);
+}
+static __pyx_CoroutineObject *__Pyx__Coroutine_New(
+            PyTypeObject* type, __pyx_coroutine_body_t body, PyObject *code, PyObject *closure,
+            PyObject *name, PyObject *qualname, PyObject *module_name) {
+    __pyx_CoroutineObject *gen = PyObject_GC_New(__pyx_CoroutineObject, type);
+    if (unlikely(!gen))
+        return NULL;
+    return __Pyx__Coroutine_NewInit(gen, body, code, closure, name, qualname, module_name);
+}
+static __pyx_CoroutineObject *__Pyx__Coroutine_NewInit(
+            __pyx_CoroutineObject *gen, __pyx_coroutine_body_t body, PyObject *code, PyObject *closure,
+            PyObject *name, PyObject *qualname, PyObject *module_name) {
+    gen->body = body;
+    gen->closure = closure;
+    Py_XINCREF(closure);
+    gen->is_running = 0;
+    gen->resume_label = 0;
+    gen->classobj = NULL;
+    gen->yieldfrom = NULL;
+    gen->yieldfrom_am_send = NULL;
+    #if PY_VERSION_HEX >= 0x030B00a4 && !CYTHON_COMPILING_IN_LIMITED_API
+    gen->gi_exc_state.exc_value = NULL;
+    #else
+    gen->gi_exc_state.exc_type = NULL;
+    gen->gi_exc_state.exc_value = NULL;
+    gen->gi_exc_state.exc_traceback = NULL;
+    #endif
+#if CYTHON_USE_EXC_INFO_STACK
+    gen->gi_exc_state.previous_item = NULL;
+#endif
+#if PY_VERSION_HEX < 0x030C0000 || CYTHON_COMPILING_IN_LIMITED_API
+    gen->gi_weakreflist = NULL;
+#endif
+    Py_XINCREF(qualname);
+    gen->gi_qualname = qualname;
+    Py_XINCREF(name);
+    gen->gi_name = name;
+    Py_XINCREF(module_name);
+    gen->gi_modulename = module_name;
+    Py_XINCREF(code);
+    gen->gi_code = code;
+    gen->gi_frame = NULL;
+#if CYTHON_USE_SYS_MONITORING && (CYTHON_PROFILE || CYTHON_TRACE)
+    memset(gen->__pyx_pymonitoring_state, 0, sizeof(gen->__pyx_pymonitoring_state));
+    gen->__pyx_pymonitoring_version = 0;
+#endif
+    PyObject_GC_Track(gen);
+    return gen;
+}
+static char __Pyx_Coroutine_test_and_set_is_running(__pyx_CoroutineObject *gen) {
+    char result;
+    __Pyx_BEGIN_CRITICAL_SECTION((PyObject*)gen);
+    result = gen->is_running;
+    gen->is_running = 1;
+    __Pyx_END_CRITICAL_SECTION();
+    return result;
+}
+static void __Pyx_Coroutine_unset_is_running(__pyx_CoroutineObject *gen) {
+    __Pyx_BEGIN_CRITICAL_SECTION((PyObject*)gen);
+    assert(gen->is_running);
+    gen->is_running = 0;
+    __Pyx_END_CRITICAL_SECTION();
+}
+static char __Pyx_Coroutine_get_is_running(__pyx_CoroutineObject *gen) {
+    char result;
+    __Pyx_BEGIN_CRITICAL_SECTION((PyObject*)gen);
+    result = gen->is_running;
+    __Pyx_END_CRITICAL_SECTION();
+    return result;
+}
+static PyObject *__Pyx_Coroutine_get_is_running_getter(PyObject *gen, void *closure) {
+    CYTHON_UNUSED_VAR(closure);
+    char result = __Pyx_Coroutine_get_is_running((__pyx_CoroutineObject*)gen);
+    if (result) Py_RETURN_TRUE;
+    else Py_RETURN_FALSE;
+}
+#if __PYX_HAS_PY_AM_SEND == 2
+static void __Pyx_SetBackportTypeAmSend(PyTypeObject *type, __Pyx_PyAsyncMethodsStruct *static_amsend_methods, __Pyx_pyiter_sendfunc am_send) {
+    Py_ssize_t ptr_offset = (char*)(type->tp_as_async) - (char*)type;
+    if (ptr_offset < 0 || ptr_offset > type->tp_basicsize) {
+        return;
+    }
+    memcpy((void*)static_amsend_methods, (void*)(type->tp_as_async), sizeof(*type->tp_as_async));
+    static_amsend_methods->am_send = am_send;
+    type->tp_as_async = __Pyx_SlotTpAsAsync(static_amsend_methods);
+}
+#endif
+static PyObject *__Pyx_Coroutine_fail_reduce_ex(PyObject *self, PyObject *arg) {
+    CYTHON_UNUSED_VAR(arg);
+    __Pyx_RaiseTypeErrorWithObjectType(
+        "cannot pickle '" __Pyx_FMT_TYPENAME "' object", self);
+    return NULL;
+}
+
+/* Generator */
+static PyMethodDef __pyx_Generator_methods[] = {
+    {"send", (PyCFunction) __Pyx_Coroutine_Send, METH_O,
+     PyDoc_STR("send(arg) -> send 'arg' into generator,\nreturn next yielded value or raise StopIteration.")},
+    {"throw", __PYX_REINTERPRET_FUNCION(PyCFunction, __Pyx_Coroutine_Throw),
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030A0000
+        METH_VARARGS,
+#else
+        METH_FASTCALL,
+#endif
+     PyDoc_STR("throw(typ[,val[,tb]]) -> raise exception in generator,\nreturn next yielded value or raise StopIteration.")},
+    {"close", (PyCFunction) __Pyx_Coroutine_Close_Method, METH_NOARGS,
+     PyDoc_STR("close() -> raise GeneratorExit inside generator.")},
+    {"__reduce_ex__", (PyCFunction) __Pyx_Coroutine_fail_reduce_ex, METH_O, 0},
+    {"__reduce__", (PyCFunction) __Pyx_Coroutine_fail_reduce_ex, METH_NOARGS, 0},
+    {0, 0, 0, 0}
+};
+static PyMemberDef __pyx_Generator_memberlist[] = {
+    {"gi_yieldfrom", T_OBJECT, offsetof(__pyx_CoroutineObject, yieldfrom), READONLY,
+     PyDoc_STR("object being iterated by 'yield from', or None")},
+    {"gi_code", T_OBJECT, offsetof(__pyx_CoroutineObject, gi_code), READONLY, NULL},
+    {"__module__", T_OBJECT, offsetof(__pyx_CoroutineObject, gi_modulename), 0, 0},
+#if PY_VERSION_HEX < 0x030C0000 || CYTHON_COMPILING_IN_LIMITED_API
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(__pyx_CoroutineObject, gi_weakreflist), READONLY, 0},
+#endif
+    {0, 0, 0, 0, 0}
+};
+static PyGetSetDef __pyx_Generator_getsets[] = {
+    {"__name__", (getter)__Pyx_Coroutine_get_name, (setter)__Pyx_Coroutine_set_name,
+     PyDoc_STR("name of the generator"), 0},
+    {"__qualname__", (getter)__Pyx_Coroutine_get_qualname, (setter)__Pyx_Coroutine_set_qualname,
+     PyDoc_STR("qualified name of the generator"), 0},
+    {"gi_frame", (getter)__Pyx_Coroutine_get_frame, NULL,
+     PyDoc_STR("Frame of the generator"), 0},
+    {"gi_running", __Pyx_Coroutine_get_is_running_getter, NULL, NULL, NULL},
+    {0, 0, 0, 0, 0}
+};
+static PyType_Slot __pyx_GeneratorType_slots[] = {
+    {Py_tp_dealloc, (void *)__Pyx_Coroutine_dealloc},
+    {Py_tp_traverse, (void *)__Pyx_Coroutine_traverse},
+    {Py_tp_iter, (void *)PyObject_SelfIter},
+    {Py_tp_iternext, (void *)__Pyx_Generator_Next},
+    {Py_tp_methods, (void *)__pyx_Generator_methods},
+    {Py_tp_members, (void *)__pyx_Generator_memberlist},
+    {Py_tp_getset, (void *)__pyx_Generator_getsets},
+    {Py_tp_getattro, (void *) PyObject_GenericGetAttr},
+#if CYTHON_USE_TP_FINALIZE
+    {Py_tp_finalize, (void *)__Pyx_Coroutine_del},
+#endif
+#if __PYX_HAS_PY_AM_SEND == 1
+    {Py_am_send, (void *)__Pyx_Coroutine_AmSend},
+#endif
+    {0, 0},
+};
+static PyType_Spec __pyx_GeneratorType_spec = {
+    __PYX_TYPE_MODULE_PREFIX "generator",
+    sizeof(__pyx_CoroutineObject),
+    0,
+#if PY_VERSION_HEX >= 0x030C0000 && !CYTHON_COMPILING_IN_LIMITED_API
+    Py_TPFLAGS_MANAGED_WEAKREF |
+#endif
+    Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION |
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | __Pyx_TPFLAGS_HAVE_AM_SEND,
+    __pyx_GeneratorType_slots
+};
+#if __PYX_HAS_PY_AM_SEND == 2
+static __Pyx_PyAsyncMethodsStruct __pyx_Generator_as_async;
+#endif
+static int __pyx_Generator_init(PyObject *module) {
+    __pyx_mstatetype *mstate = __Pyx_PyModule_GetState(module);
+    mstate->__pyx_GeneratorType = __Pyx_FetchCommonTypeFromSpec(
+        mstate->__pyx_CommonTypesMetaclassType, module, &__pyx_GeneratorType_spec, NULL);
+    if (unlikely(!mstate->__pyx_GeneratorType)) {
+        return -1;
+    }
+#if __PYX_HAS_PY_AM_SEND == 2
+    __Pyx_SetBackportTypeAmSend(mstate->__pyx_GeneratorType, &__pyx_Generator_as_async, &__Pyx_Coroutine_AmSend);
+#endif
+    return 0;
+}
+static PyObject *__Pyx_Generator_GetInlinedResult(PyObject *self) {
+    __pyx_CoroutineObject *gen = (__pyx_CoroutineObject*) self;
+    PyObject *retval = NULL;
+    if (unlikely(__Pyx_Coroutine_test_and_set_is_running(gen))) {
+        return __Pyx_Coroutine_AlreadyRunningError(gen);
+    }
+    __Pyx_PySendResult result = __Pyx_Coroutine_SendEx(gen, Py_None, &retval, 0);
+    __Pyx_Coroutine_unset_is_running(gen);
+    (void) result;
+    assert (result == PYGEN_RETURN || result == PYGEN_ERROR);
+    assert ((result == PYGEN_RETURN && retval != NULL) || (result == PYGEN_ERROR && retval == NULL));
+    return retval;
 }
 
 /* CheckBinaryVersion */

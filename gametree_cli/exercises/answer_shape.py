@@ -1,0 +1,125 @@
+"""What the ``answers`` of an exercise may hold: numbers, node ids and moves, stats, node entries.
+
+Why apart from :mod:`~gametree_cli.exercises.answers` (which reads the file's
+shape): the same readings of a number or an id are used when grading
+(:mod:`~gametree_cli.exercises.check`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+from ..core.numbers import Number, parse_number
+
+__all__ = ["expected_number", "answer_id", "validate_answers", "NODE_KEYS", "STATS_KEYS"]
+
+NODE_KEYS = ("value", "alpha", "beta", "visited", "type", "cut", "horizon")
+STATS_KEYS = ("nodes_visited", "leaves_evaluated", "cutoffs")
+_INFINITIES = {"inf": math.inf, "+inf": math.inf, "infinity": math.inf, "-inf": -math.inf, "-infinity": -math.inf}
+
+
+def expected_number(raw: Any) -> Number:
+    """A number as an answer gives it: ``3``, ``"7/3"``, ``0.5``, ``inf`` / ``-inf``.
+
+    Raises:
+        ValueError: not a number (the message is for the user).
+    """
+    if isinstance(raw, str) and raw.strip().lower() in _INFINITIES:
+        return _INFINITIES[raw.strip().lower()]
+    if isinstance(raw, float) and math.isinf(raw):
+        return raw
+    return parse_number(raw)
+
+
+def answer_id(raw: Any) -> str:
+    """A node id or move as an answer gives it; a bare YAML integer (``1``) is its digits.
+
+    Raises:
+        ValueError: a value that YAML read as something other than a name (``1.10`` is the float 1.1).
+    """
+    if isinstance(raw, str):
+        return raw
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return str(raw)
+    if isinstance(raw, float):
+        raise ValueError(f"{raw!r} is a number, not a node id or move: put the id in quotes, e.g. '1.10'")
+    shown = "null" if raw is None else str(raw).lower() if isinstance(raw, bool) else repr(raw)
+    raise ValueError(f"{shown} is not a node id or move: put it in quotes")
+
+
+def validate_answers(answers: dict[str, Any], fail: Callable[..., Exception]) -> None:
+    """Check the answers' types up front, so a typo is exit 2 with a line, not a wrong answer.
+
+    ``fail(message, *key_path, key=False)`` makes the located error (``Exercise.error``).
+    """
+
+    def number(raw: Any, *path: Any) -> None:
+        if isinstance(raw, list) and path[-1] == "value":
+            for index, part in enumerate(raw):
+                number(part, *path, index)
+            return
+        try:
+            expected_number(raw)
+        except ValueError as error:
+            raise fail(f"{_field(path)}: {error}", "answers", *path) from None
+
+    def name(raw: Any, *path: Any) -> None:
+        try:
+            answer_id(raw)
+        except ValueError as error:
+            raise fail(f"{_field(path)}: {error}", "answers", *path) from None
+
+    def names(raw: Any, key: str) -> None:
+        if not isinstance(raw, list):
+            raise fail(f"{key}: expected a list", "answers", key)
+        for index, item in enumerate(raw):
+            name(item, key, index)
+
+    for key, raw in answers.items():
+        if key == "value":
+            number(raw, "value")
+        elif key == "best_move":
+            if raw is not None:
+                name(raw, "best_move")
+        elif key in ("best_moves", "principal_variation", "pruned", "visit_order"):
+            names(raw, key)
+        elif key == "stats":
+            if not isinstance(raw, dict):
+                raise fail("stats: expected a mapping, e.g. {cutoffs: 2}", "answers", "stats")
+            for stat, count in raw.items():
+                if stat not in STATS_KEYS:
+                    raise fail(f"stats: unknown key {stat!r} (known: {', '.join(STATS_KEYS)})",
+                                         "answers", "stats", stat, key=True)
+                if isinstance(count, bool) or not isinstance(count, int):
+                    raise fail(f"stats.{stat}: expected a whole number", "answers", "stats", stat)
+        elif key == "nodes":
+            if not isinstance(raw, dict):
+                raise fail("nodes: expected a mapping of node id to value, e.g. {B: 3}", "answers", "nodes")
+            for node_key, entry in raw.items():
+                name(node_key, "nodes", node_key)
+                if isinstance(entry, dict):
+                    for item_key, item in entry.items():
+                        if item_key not in NODE_KEYS:
+                            raise fail(
+                                f"nodes[{node_key}]: unknown key {item_key!r} (known: {', '.join(NODE_KEYS)})",
+                                "answers", "nodes", node_key, item_key, key=True)
+                        if item_key in ("value", "alpha", "beta"):
+                            number(item, "nodes", node_key, item_key)
+                        elif item_key in ("visited", "horizon") and not isinstance(item, bool):
+                            raise fail(f"nodes[{node_key}].{item_key}: expected true or false",
+                                                 "answers", "nodes", node_key, item_key)
+                else:
+                    number(entry, "nodes", node_key, "value")
+        elif key == "depth":
+            if raw is not None and (isinstance(raw, bool) or not isinstance(raw, int)):
+                raise fail("depth: expected a whole number or null", "answers", "depth")
+
+
+def _field(path: tuple[Any, ...]) -> str:
+    """``("nodes", "B.1", "value")`` -> ``nodes[B.1].value``; ``("pruned", 2)`` -> ``pruned[2]``."""
+    text = str(path[0]) if path else ""
+    for index, part in enumerate(path[1:], start=1):
+        bracketed = isinstance(part, int) or (path[0] == "nodes" and index == 1)
+        text += f"[{part}]" if bracketed else f".{part}"
+    return text

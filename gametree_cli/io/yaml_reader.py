@@ -1,0 +1,144 @@
+"""Reading YAML trees: PyYAML (libyaml when there) behind the fast reader, with located errors.
+
+Why a module of its own: PyYAML costs start-up time that a JSON or binary
+tree never needs, so :mod:`.loader` imports this only for a YAML file.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from ..core.errors import TreeFormatError
+from .deepyaml import DeepSafeLoader, DepthExceeded, read_by_depth
+from .fastyaml import fast_yaml_document
+from .locate import Locator, deep_call, yaml_locator
+from .strict_json import line_column, too_long_integer
+
+__all__ = ["read_yaml", "load_yaml", "YAML_MAX_DEPTH"]
+
+
+class _UniqueKeys:
+    """PyYAML's safe loading, refusing a key given twice in one mapping.
+
+    PyYAML keeps the last of two ``children:`` silently; a user who wrote both
+    meant something else. (The fast reader refuses duplicates too, and hands
+    such files to this loader for the message.)
+    """
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        seen: dict[str, int] = {}
+        for key_node, _ in node.value if isinstance(node, yaml.MappingNode) else ():  # !!map on a scalar: PyYAML says
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value != "<<":
+                if key_node.value in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None, None,
+                        f"the key {key_node.value!r} is given twice in one mapping (also at line {seen[key_node.value]})",
+                        key_node.start_mark,
+                    )
+                seen[key_node.value] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep)  # type: ignore[misc]
+
+
+class _TagChecks(_UniqueKeys):
+    """Says where a tagged value is that PyYAML's constructors crash on or
+    cannot convert (``!!timestamp x``, ``!!bool x``, ``!!int ""``, ``!!int
+    1/3``). A wrapper per node costs a third more time, so only a load that
+    raised is repeated with it."""
+
+    def construct_object(self, node: Any, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep)  # type: ignore[misc]
+        except _CONSTRUCTOR_CRASHES as error:
+            if isinstance(error, ValueError) and "digits" in str(error):
+                raise  # an integer too long: located by too_long_integer
+            why = f" ({error})" if isinstance(error, ValueError) else ""
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            raise yaml.constructor.ConstructorError(
+                None, None, f"the value {node.value!r} does not fit its tag {tag}{why}", node.start_mark) from None
+
+
+_CONSTRUCTOR_CRASHES = (AttributeError, KeyError, IndexError, TypeError, ValueError)
+
+#: Deepest YAML nesting read (mappings and lists; a tree level written as
+#: ``{children: [...]}`` is two). Past libyaml's own cap (1,000 levels) PyYAML's
+#: pure-Python parser reads 25,000-50,000 levels a second (docs/limits.md).
+YAML_MAX_DEPTH = 200_000
+
+_LIBYAML = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _UniqueKeyLoader(_UniqueKeys, _LIBYAML):  # type: ignore[misc,valid-type]
+    """libyaml's loader (PyYAML's own when libyaml is missing): ordinary files."""
+
+
+class _TagCheckingLoader(_TagChecks, _LIBYAML):  # type: ignore[misc,valid-type]
+    pass
+
+
+class _DeepUniqueKeyLoader(_UniqueKeys, DeepSafeLoader):
+    """PyYAML's pure-Python loader, any depth up to :data:`YAML_MAX_DEPTH`: files libyaml cannot nest."""
+
+    max_depth = YAML_MAX_DEPTH
+
+
+class _DeepTagCheckingLoader(_TagChecks, DeepSafeLoader):
+    max_depth = YAML_MAX_DEPTH
+
+
+def load_yaml(text: str, deep: bool) -> Any:
+    """PyYAML's document for ``text``; a tagged value it cannot construct becomes a located ConstructorError."""
+    loader, checking = (_DeepUniqueKeyLoader, _DeepTagCheckingLoader) if deep else (_UniqueKeyLoader, _TagCheckingLoader)
+    try:
+        return yaml.load(text, loader)
+    except _CONSTRUCTOR_CRASHES as error:
+        if isinstance(error, ValueError) and "digits" in str(error):
+            raise
+        return yaml.load(text, checking)
+
+
+def read_yaml(text: str, name: str) -> tuple[Any, Locator | None]:
+    parsed, document = fast_yaml_document(text)  # a plain file: 10-30x faster, same document
+    if parsed and document is not None:
+        return document, yaml_locator(text)
+    try:
+        document = deep_call(read_by_depth, text, lambda deep: load_yaml(text, deep))
+    except DepthExceeded as error:
+        raise TreeFormatError(f"the YAML nests deeper than {YAML_MAX_DEPTH:,} levels; write deep trees in JSON",
+                              file=name, line=error.mark.line + 1, column=error.mark.column + 1) from None
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        problem = error.problem or error.context or "invalid YAML"
+        if problem.startswith("could not determine a constructor for the tag"):
+            tag = problem.rsplit(" ", 1)[-1].strip("'").replace("tag:yaml.org,2002:", "!!")
+            problem = f"the tag {tag} is not allowed: gametree reads plain YAML data (standard tags only)"
+            raise TreeFormatError(problem, file=name, line=mark.line + 1 if mark else None,
+                                  column=mark.column + 1 if mark else None) from None
+        at_tab = mark is not None and 0 <= mark.index < len(text) and text[mark.index] == "\t"
+        if at_tab or "'\\t'" in problem or "\t" in problem:
+            problem = "a tab character: YAML indentation must use spaces"
+        else:
+            problem = f"invalid YAML: {problem}"
+            if error.context:
+                problem += f" ({error.context})"
+        line = mark.line + 1 if mark is not None else None
+        column = mark.column + 1 if mark is not None else None
+        raise TreeFormatError(problem, file=name, line=line, column=column) from None
+    except yaml.reader.ReaderError as error:  # a character YAML does not allow, e.g. NUL
+        character = error.character if isinstance(error.character, str) else chr(error.character)
+        # libyaml's position counts bytes; the first occurrence of the character is the one it reports
+        line, column = line_column(text, text.find(character) if character in text else error.position)
+        raise TreeFormatError(f"invalid YAML: the character U+{ord(character):04X} is not allowed in YAML text",
+                              file=name, line=line, column=column) from None
+    except yaml.YAMLError as error:
+        raise TreeFormatError(f"invalid YAML: {error}", file=name) from None
+    except RecursionError:
+        raise TreeFormatError("the YAML nests too deeply to read", file=name) from None
+    except ValueError as error:  # PyYAML converting a tagged or implicit scalar (int, float, timestamp)
+        if "digits" in str(error):  # an integer of more than MAX_DIGITS digits
+            raise too_long_integer(text, name) from None
+        raise TreeFormatError(f"invalid YAML: a value that cannot be converted: {error}", file=name) from None
+    if document is None:
+        raise TreeFormatError("empty file: expected a tree", file=name, line=1)
+    return document, yaml_locator(text)

@@ -1,0 +1,204 @@
+"""``render --format html`` and ``--steps``: the page's data against the search's own events and record.
+
+The browser tests (tests/test_page_browser.py) check what the page shows;
+these check what Python writes into it, without a browser.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from gametree_cli.io.loader import load_tree
+from gametree_cli.search.registry import fitting_algorithms, solve
+from gametree_cli.cli.app import app
+from gametree_cli.search.events import Recorder
+from gametree_cli.core.numbers import format_value
+from gametree_cli.views import page as page_view
+from gametree_cli.views.page import render_page
+from gametree_cli.views.page_data import page_steps
+from gametree_cli.views.picture import picture_nodes
+from gametree_cli.views.steps import step_looks
+
+from .conftest import TREES
+
+TREE_FILES = sorted(TREES.glob("*.yaml"))
+CASES = [(path, algo) for path in TREE_FILES for algo in fitting_algorithms(load_tree(path))
+         if path.stem != "backgammon-mini"]
+
+
+def page_data(html: str) -> dict:
+    blob = re.search(r'<script type="application/json" id="gametree-data">(.*?)</script>', html, re.S)
+    assert blob is not None
+    return json.loads(blob.group(1))
+
+
+def searched(path: Path, algo: str, **options):
+    tree = load_tree(path)
+    recorder = Recorder()
+    record = solve(tree, algo, observer=recorder, **options)
+    return tree, record, recorder.events
+
+
+def subtree(tree, node: int) -> list[int]:
+    nodes, stack = [], [node]
+    while stack:
+        here = stack.pop()
+        nodes.append(here)
+        stack.extend(tree.children(here))
+    return nodes
+
+
+@pytest.mark.parametrize(("path", "algo"), CASES, ids=[f"{path.stem}-{algo}" for path, algo in CASES])
+def test_one_step_per_event_with_the_trace_line_and_the_record_at_the_end(path: Path, algo: str) -> None:
+    tree, record, events = searched(path, algo)
+    drawn = picture_nodes(record, blank=True, max_nodes=len(tree))
+    steps = page_steps(record, events, drawn)
+    assert len(steps) == len(events)
+    ids = [item.name for item in drawn]
+    for step, event in zip(steps, events):
+        assert ids[step[1]] == tree.node_id(event.node)
+        assert step[0] == {"call": "c", "leaf": "l", "cut": "x", "return": "r"}[event.kind]
+        assert tree.node_id(event.node) in step[5]  # the trace line names the node
+    looks = step_looks(steps, len(steps) - 1, _ends(drawn))
+    pruned = {node for top in record.pruned for node in subtree(tree, top)}
+    for position, item in enumerate(drawn):
+        state = looks[position].state
+        if item.node == 0:
+            assert state == "current"
+        elif item.node in pruned:
+            assert state == "pruned", item.name
+        elif record.visited(item.node):
+            assert state == "visited", item.name
+        else:
+            assert state == "unvisited", item.name
+        window = record.bounds(item.node)
+        if window is not None and tree.count[item.node] and item.node not in record.horizon:
+            assert (looks[position].alpha, looks[position].beta) == tuple(map(format_value, window)), item.name
+
+
+def _ends(drawn) -> list[int]:
+    from gametree_cli.views.page_svg import layout
+
+    return layout(drawn).end
+
+
+def test_windows_follow_the_events_and_the_parent_updates_when_a_child_returns() -> None:
+    tree, record, events = searched(TREES / "aima-5-2.yaml", "alphabeta")
+    drawn = picture_nodes(record, blank=True, max_nodes=len(tree))
+    steps = page_steps(record, events, drawn)
+    ids = [item.name for item in drawn]
+    return_b = next(k for k, event in enumerate(events) if event.kind == "return" and tree.node_id(event.node) == "B")
+    windows = {ids[at]: (alpha, beta) for at, alpha, beta in steps[return_b][3]}
+    assert windows["A"] == ("3", "inf")  # A's alpha rises to 3 as B returns 3, as the next call shows
+    assert windows["B"] == ("-inf", "3")  # as B returned (its answer key says so too)
+    assert steps[return_b][4] == [0, "prune if v ≥ β = ∞", "A"]
+    cut_c = next(k for k, event in enumerate(events) if event.kind == "cut" and tree.node_id(event.node) == "C")
+    assert steps[cut_c][4][1] == "✂ v=2 ≤ α=3"
+    assert sorted(ids[node] for node in steps[cut_c][6]) == ["C.2", "C.3"]
+
+
+def test_spanish_page_uses_the_notes_wording_and_bounds_show_as_bounds() -> None:
+    tree, record, events = searched(TREES / "course.yaml", "alphabeta")
+    html = render_page(record, events, lang="es")
+    data = page_data(html)
+    lines = [step[5] for step in data["steps"]]
+    assert any("PODA en maxValue de B3 porque v=8 >= beta=3" in line for line in lines)
+    assert lines[0].startswith("Invocacion maxValue(A")
+    final = dict(zip(data["ids"], data["final"]))
+    assert final["B3"] == "≥8" and final["C"] == "≤2" and final["A"] == "3"
+
+
+def test_the_page_is_self_contained() -> None:
+    tree, record, events = searched(TREES / "aima-5-2.yaml", "alphabeta")
+    html = render_page(record, events)
+    assert "default-src 'none'" in html  # the browser itself refuses any request
+    assert not re.search(r"<(link|img|iframe|object|embed)\b", html)
+    assert not re.search(r"\bsrc\s*=", html) and "@import" not in html and "url(" not in html
+    assert re.findall(r"https?://[^\s\"'<]+", html) == ["http://www.w3.org/2000/svg"]  # a namespace name, never fetched
+    drawn = re.findall(r'<g class="node [a-z]+" id="n\d+" data-node="([^"]+)" data-kind="[a-z]+" data-state="unvisited"', html)
+    assert sorted(drawn) == sorted(tree.node_id(node) for node in range(len(tree)))
+
+
+def test_a_script_end_tag_in_an_id_cannot_break_out_of_the_data(runner, tmp_path: Path) -> None:
+    tree = tmp_path / "odd.yaml"
+    tree.write_text("title: '</script><b>{{DATA}}'\nroot:\n  children:\n    - {id: '</script>', children: [1, 2]}\n    - 3\n")
+    out = tmp_path / "odd.html"
+    result = runner.invoke(app, ["render", str(tree), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    html = out.read_text()
+    assert html.count("</script>") == 2 and page_data(html)["ids"][1] == "</script>"
+
+
+def test_practice_key_written_as_an_answer_file_passes_check(runner, tmp_path: Path) -> None:
+    """What a student who gets everything right downloads (built here the way practice.js builds it)."""
+    tree, record, events = searched(TREES / "course.yaml", "alphabeta")
+    data = page_data(render_page(record, events))
+    key = data["practice"]
+    nodes = {}
+    for node_id, entry in zip(data["ids"], key["nodes"]):
+        if entry and entry["visited"]:
+            nodes[node_id] = {"value": entry["value"], "alpha": entry["alpha"], "beta": entry["beta"]}
+    answers = {**key["exercise"], "answers": {"nodes": nodes, "pruned": [data["ids"][i] for i in key["pruned"]]}}
+    path = tmp_path / "student.answers.json"
+    path.write_text(json.dumps(answers))
+    result = runner.invoke(app, ["check", str(path)])
+    assert result.exit_code == 0, result.output
+    answers["answers"]["pruned"] = answers["answers"]["pruned"][1:]  # a missed cut
+    path.write_text(json.dumps(answers))
+    result = runner.invoke(app, ["check", str(path)])
+    assert result.exit_code == 1 and "missed cut-off" in result.output
+
+
+def test_big_tree_collapses_and_too_big_a_tree_is_refused(runner, tmp_path: Path, monkeypatch) -> None:
+    big = [[[[leaf + 10 * branch for leaf in range(10)] for branch in range(10)] for _ in range(10)] for _ in range(10)]
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(big))  # 11,111 nodes
+    out = tmp_path / "big.html"
+    result = runner.invoke(app, ["render", str(path), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    data = page_data(out.read_text())
+    assert len(data["ids"]) <= page_view.PAGE_MAX_DRAWN and data["hidden"] > 10_000
+    assert "more</text>" in out.read_text() and not data["practice"]["available"]
+    monkeypatch.setattr(page_view, "MAX_PAGE_STEPS", 1_000)
+    result = runner.invoke(app, ["render", str(path), "--algo", "minimax", "-o", str(tmp_path / "refused.html")])
+    assert result.exit_code == 2
+    assert "the search takes more than 1,000 steps; a browser page replays at most 1,000" in result.output
+    assert not (tmp_path / "refused.html").exists()
+
+
+def test_steps_writes_one_numbered_svg_per_step(runner, tmp_path: Path) -> None:
+    folder = tmp_path / "slides"
+    result = runner.invoke(app, ["render", str(TREES / "aima-5-2.yaml"), "--steps", str(folder), "--format", "svg"])
+    assert result.exit_code == 0, result.output
+    _, _, events = searched(TREES / "aima-5-2.yaml", "alphabeta")
+    files = sorted(folder.iterdir())
+    assert [file.name for file in files] == [f"step-{k:03d}.svg" for k in range(len(events))]
+    for file, event in zip(files, events):
+        svg = file.read_text()
+        current = re.findall(r'data-node="([^"]+)" data-kind="[a-z]+" data-state="current"', svg)
+        assert current == [load_tree(TREES / "aima-5-2.yaml").node_id(event.node)]
+    assert svg.count('class="edge pv"') == 2
+    assert re.findall(r'data-node="([^"]+)" data-kind="[a-z]+" data-state="pruned"', svg) == ["C.2", "C.3"]
+    again = runner.invoke(app, ["render", str(TREES / "aima-5-2.yaml"), "--steps", str(folder), "--format", "svg"])
+    assert again.exit_code == 2 and "--force" in again.output
+
+
+@pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="rsvg-convert (librsvg2-bin) is not installed; make test installs it")
+def test_steps_as_png(runner, tmp_path: Path) -> None:
+    folder = tmp_path / "png"
+    result = runner.invoke(app, ["render", str(TREES / "dice.yaml"), "--steps", str(folder), "--format", "png"])
+    assert result.exit_code == 0, result.output
+    first = sorted(folder.iterdir())[0].read_bytes()
+    assert first.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+@pytest.mark.parametrize("args", [["--format", "dot"], ["--format", "svg", "-o", "x.svg"]])
+def test_steps_refuses_what_it_cannot_write(runner, tmp_path: Path, args: list[str]) -> None:
+    result = runner.invoke(app, ["render", str(TREES / "aima-5-2.yaml"), "--steps", str(tmp_path / "s"), *args])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "--steps" in result.output

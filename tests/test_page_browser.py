@@ -1,0 +1,269 @@
+"""The browser page in a real browser: Debian's chromium driven by Playwright (never a downloaded browser).
+
+Every step of the AIMA and course trees is walked with the arrow keys, forth
+and back, and each drawn node's ``data-state`` and the α/β the page shows are
+compared with what the search's own events say (an oracle written here from
+the event stream, not from the page's data). The practice mode grades a
+wrong value and a missed cut, its downloaded answer file passes
+``gametree check``, and the page asks the network for nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from gametree_cli.io.loader import load_tree
+from gametree_cli.search.registry import solve
+from gametree_cli.cli.app import app
+from gametree_cli.search.events import Recorder
+from gametree_cli.core.model import CHANCE
+from gametree_cli.core.numbers import format_value
+from gametree_cli.views.page import render_page
+
+from .conftest import TREES
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Debian's chromium is not installed (make test installs it with apt-get where it can)")
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
+
+SNAPSHOT = """() => Object.fromEntries([...document.querySelectorAll('#tree .node')].map(
+    (n) => [n.dataset.node, [n.dataset.state, n.dataset.alpha, n.dataset.beta, n.dataset.value]]))"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield chromium
+        chromium.close()
+
+
+def make_page(tmp_path: Path, tree_file: str, algo: str, **options):
+    tree = load_tree(TREES / tree_file)
+    recorder = Recorder()
+    record = solve(tree, algo, observer=recorder, **options)
+    path = tmp_path / f"{Path(tree_file).stem}-{algo}.html"
+    path.write_text(render_page(record, recorder.events), encoding="utf-8")
+    return path, tree, record, recorder.events
+
+
+def open_page(browser, path: Path, fragment: str = "", requests: list[str] | None = None):
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, accept_downloads=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    if requests is not None:
+        page.on("request", lambda request: requests.append(request.url))
+    page.goto(path.as_uri() + fragment)
+    page.wait_for_selector("body[data-ready=true]", state="attached")
+    return page, errors
+
+
+def expected_states(tree, events, k: int) -> dict[str, str]:
+    """The oracle: the event's node is current, nodes some event reached are visited, and the
+    subtrees a cut skipped (its event says which) are pruned; the rest not yet visited."""
+    states = {tree.node_id(node): "unvisited" for node in range(len(tree))}
+    for event in events[: k + 1]:
+        states[tree.node_id(event.node)] = "visited"
+    for event in events[: k + 1]:
+        if event.kind == "cut":
+            stack = list((event.detail or {}).get("skipped", ()))
+            while stack:
+                node = stack.pop()
+                states[tree.node_id(node)] = "pruned"
+                stack.extend(tree.children(node))
+    states[tree.node_id(events[k].node)] = "current"
+    return states
+
+
+def expected_windows(tree, events, k: int) -> dict[str, tuple[str, str]]:
+    """α/β a course writes at step k: a node's own as its call, cut or return says; and at a
+    decision node, the window it passes down next (the next event under it says it)."""
+    windows = {}
+    event = events[k]
+    if event.alpha is not None and event.kind != "leaf" and tree.count[event.node]:
+        windows[tree.node_id(event.node)] = (format_value(event.alpha), format_value(event.beta))
+    if k + 1 < len(events):
+        after = events[k + 1]
+        parent = tree.parents()[after.node] if after.node else -1
+        if after.alpha is not None and after.kind in ("call", "leaf") and parent >= 0 and tree.kind[parent] != CHANCE:
+            windows[tree.node_id(parent)] = (format_value(after.alpha), format_value(after.beta))
+    return windows
+
+
+def assert_step(page, tree, events, k: int) -> None:
+    page.wait_for_selector(f'body[data-step="{k}"]', state="attached")
+    shown = page.evaluate(SNAPSHOT)
+    assert {node: entry[0] for node, entry in shown.items()} == expected_states(tree, events, k), f"step {k}"
+    for node, window in expected_windows(tree, events, k).items():
+        assert (shown[node][1], shown[node][2]) == window, f"step {k}: the window at {node}"
+    event = events[k]
+    if event.kind == "return":
+        assert shown[tree.node_id(event.node)][3].lstrip("≥≤") == format_value(event.value), f"step {k}"
+
+
+CASES = [("aima-5-2.yaml", "alphabeta", {}), ("course.yaml", "alphabeta", {}),
+         ("course.yaml", "alphabeta", {"variant": "hard"}), ("dice.yaml", "star1", {})]
+
+
+@pytest.mark.parametrize(("tree_file", "algo", "options"), CASES, ids=["aima", "course", "course-hard", "dice-star1"])
+def test_every_step_forth_and_back_with_the_keys_matches_the_events(browser, tmp_path, tree_file, algo, options) -> None:
+    path, tree, record, events = make_page(tmp_path, tree_file, algo, **options)
+    page, errors = open_page(browser, path)
+    assert_step(page, tree, events, 0)
+    for k in range(1, len(events)):
+        page.keyboard.press("ArrowRight")
+        assert_step(page, tree, events, k)
+    page.keyboard.press("ArrowRight")  # past the end: stays on the last step
+    assert_step(page, tree, events, len(events) - 1)
+    shown = page.evaluate(SNAPSHOT)
+    for node in range(len(tree)):  # the last step: the bounds each node returned with, as the record keeps them
+        window = record.bounds(node)
+        if window is not None and tree.count[node]:
+            assert (shown[tree.node_id(node)][1], shown[tree.node_id(node)][2]) == tuple(map(format_value, window))
+    assert page.is_visible("#summary") and page.locator(".edge.pv").count() == len(record.principal_variation())
+    for k in range(len(events) - 2, -1, -1):
+        page.keyboard.press("ArrowLeft")
+        assert_step(page, tree, events, k)
+    assert not errors
+
+
+def test_slider_fragment_and_play(browser, tmp_path) -> None:
+    path, tree, record, events = make_page(tmp_path, "course.yaml", "alphabeta")
+    page, errors = open_page(browser, path, "#step=14")
+    assert_step(page, tree, events, 14)
+    for k in (3, 17, 0, len(events) - 1):
+        page.evaluate("(k) => { const s = document.getElementById('slider'); s.value = k; s.dispatchEvent(new Event('input')); }", k)
+        assert_step(page, tree, events, k)
+        assert page.evaluate("location.hash") == f"#step={k}"
+    page.goto(path.as_uri() + "#step=end")
+    page.wait_for_selector("body[data-ready=true]", state="attached")
+    assert_step(page, tree, events, len(events) - 1)
+    page.keyboard.press("Home")
+    assert_step(page, tree, events, 0)
+    page.select_option("#speed", "50")
+    page.keyboard.press(" ")
+    assert_step(page, tree, events, len(events) - 1)  # played to the end, and stopped there
+    assert page.inner_text("#play").endswith("Play")
+    assert not errors
+
+
+@pytest.mark.parametrize(("tree_file", "algo"), [("maxn-3players.yaml", "maxn"), ("shallow-sum9.yaml", "shallow"),
+                                                   ("dice.yaml", "expectiminimax"), ("maxn-3players.yaml", "paranoid")])
+def test_other_searches_replay_their_own_vocabulary(browser, tmp_path, tree_file, algo) -> None:
+    path, tree, record, events = make_page(tmp_path, tree_file, algo)
+    page, errors = open_page(browser, path, "#step=end")
+    assert_step(page, tree, events, len(events) - 1)
+    page.keyboard.press("Home")
+    for k in range(1, len(events)):
+        page.keyboard.press("ArrowRight")
+        assert_step(page, tree, events, k)
+    assert not errors
+
+
+def fill(page, node: str, field: str, text: str) -> None:
+    page.fill(f'#answers input[data-for="{node}"][data-field="{field}"]', text)
+
+
+def test_practice_marks_a_wrong_value_and_a_missed_cut(browser, tmp_path) -> None:
+    path, tree, record, events = make_page(tmp_path, "aima-5-2.yaml", "alphabeta")
+    page, errors = open_page(browser, path)
+    page.click("#mode-practice")
+    assert page.evaluate(SNAPSHOT)["B"][0] == "unvisited"
+    for node, value in {"A": "3", "B": "3", "C": "4", "D": "≤2"}.items():
+        fill(page, node, "value", value)
+    page.locator('#tree .edge[data-edge="C.2"]').click()  # C.3 is left unmarked: a missed cut
+    page.focus('#tree .edge[data-edge="B.2"]')
+    page.keyboard.press("Enter")  # marked with the keyboard: a cut where there is none
+    page.click("#check")
+    page.wait_for_selector("body[data-checked=true]", state="attached")
+    assert page.get_attribute('#answers tr[data-for="A"]', "data-check") == "right"
+    assert page.get_attribute('#answers tr[data-for="D"]', "data-check") == "right"
+    assert page.get_attribute('#answers tr[data-for="C"]', "data-check") == "wrong"
+    assert "≤2, not 4" in page.inner_text('#answers tr[data-for="C"] td.why')
+    assert page.get_attribute('#tree .node[data-node="C"]', "data-check") == "wrong"
+    results = page.inner_text("#cut-results")
+    assert "✓ cut before C.2" in results
+    assert "✗ missed cut: C.3 is never visited (C: v=2 <= alpha=3)" in results
+    assert "✗ B.2 is visited: no cut there" in results
+    assert page.inner_text("#score") == "4 of 7 right"
+    assert not errors
+
+
+@pytest.mark.parametrize(("tree_file", "algo", "entries"), [
+    ("dice.yaml", "expectiminimax", {"Roll": ("3.5", "right"), "Bet": ("39/8", "right"), "Reroll": ("4.5", "right"),
+                                     "Lose": ("4.4", "wrong")}),
+    ("maxn-3players.yaml", "maxn", {"b1": ("1,2,6", "right"), "c2": ("(6, 1, 2)", "right"), "a": ("[1, 2, 5]", "wrong")}),
+])
+def test_practice_compares_fractions_decimals_and_vectors_exactly(browser, tmp_path, tree_file, algo, entries) -> None:
+    path, tree, record, events = make_page(tmp_path, tree_file, algo)
+    page, errors = open_page(browser, path)
+    page.click("#mode-practice")
+    for node, (text, _) in entries.items():
+        fill(page, node, "value", text)
+    page.click("#check")
+    for node, (_, verdict) in entries.items():
+        assert page.get_attribute(f'#answers tr[data-for="{node}"]', "data-check") == verdict, node
+    assert not errors
+
+
+def test_blank_page_opens_in_practice_mode(browser, tmp_path, runner) -> None:
+    out = tmp_path / "handout.html"
+    result = runner.invoke(app, ["render", str(TREES / "aima-5-2.yaml"), "--blank", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    page, errors = open_page(browser, out)
+    assert page.get_attribute("body", "data-mode") == "practice" and page.is_visible("#answers")
+    assert page.text_content('#tree .node[data-node="B"] .val') == ""  # no answer shown
+    assert not errors
+
+
+def test_downloaded_answers_pass_gametree_check(browser, tmp_path, runner) -> None:
+    path, tree, record, events = make_page(tmp_path, "course.yaml", "alphabeta")
+    requests: list[str] = []
+    page, errors = open_page(browser, path, requests=requests)
+    page.click("#mode-practice")
+    for node in range(len(tree)):
+        if tree.count[node] and record.visited(node):
+            name = tree.node_id(node)
+            alpha, beta = record.bounds(node)
+            fill(page, name, "value", format_value(record.values[node]))
+            fill(page, name, "alpha", format_value(alpha).replace("inf", "∞"))
+            fill(page, name, "beta", format_value(beta))
+    for node in record.pruned:
+        page.locator(f'#tree .edge[data-edge="{tree.node_id(node)}"]').click()
+
+    def download(name: str) -> Path:
+        with page.expect_download() as info:
+            page.click("#download")
+        target = tmp_path / name
+        info.value.save_as(target)
+        return target
+
+    good = download("good.answers.json")
+    assert json.loads(good.read_text())["answers"]["pruned"] == [tree.node_id(node) for node in record.pruned]
+    result = runner.invoke(app, ["check", str(good)])
+    assert result.exit_code == 0, result.output
+    fill(page, "B", "value", "4")
+    bad = download("bad.answers.json")
+    result = runner.invoke(app, ["check", str(bad)])
+    assert result.exit_code == 1 and "nodes[B]" in result.output
+    assert not errors
+    assert requests == [path.as_uri()]  # saving a file is no request either
+
+
+def test_the_page_makes_no_network_request(browser, tmp_path) -> None:
+    path, tree, record, events = make_page(tmp_path, "dice.yaml", "star1")
+    requests: list[str] = []
+    page, errors = open_page(browser, path, requests=requests)
+    page.keyboard.press("End")
+    page.keyboard.press("Home")
+    page.click("#mode-practice")
+    page.click("#check")
+    page.click("#mode-watch")
+    assert requests == [path.as_uri()]  # the page itself, from disk; nothing else
+    assert not errors

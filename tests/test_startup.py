@@ -1,0 +1,93 @@
+"""Start-up: a run imports only what its command needs (issue 14, target 1).
+
+Not a timer: each case runs ``gametree`` in a fresh interpreter and reports,
+at exit, which heavy libraries were really loaded (a module bound by
+:func:`gametree_cli.core.lazy.lazy_module` but never used stays a lazy
+placeholder and does not count). ``make bench`` measures the time.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gametree_cli.core.lazy import SMALL_TREE, lazy_module
+
+HEAVY = ("numpy", "yaml", "rich")
+
+PROBE = """
+import atexit, sys
+
+def loaded():
+    found = []
+    for name in {heavy!r}:
+        module = sys.modules.get(name)  # a lazy placeholder never used keeps its class (importlib.util._LazyModule)
+        if module is not None and type(module).__name__ != "_LazyModule":
+            found.append(name)
+    sys.stderr.write("LOADED " + ",".join(found) + "\\n")
+
+atexit.register(loaded)
+sys.argv = ["gametree"] + {args!r}
+from gametree_cli.cli.entry import main
+main()
+"""
+
+AIMA = {"root": {"type": "max", "children": [
+    {"move": "a1", "children": [3, 12, 8]}, {"move": "a2", "children": [2, 4, 6]}, {"move": "a3", "children": [14, 5, 2]}]}}
+
+
+def loaded_by(args: list[str]) -> tuple[set[str], str]:
+    """The heavy libraries a ``gametree`` run with ``args`` loaded, and its standard output."""
+    done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY, args=args)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    line = [text for text in done.stderr.splitlines() if text.startswith("LOADED ")][-1]
+    return set(filter(None, line[len("LOADED "):].split(","))), done.stdout
+
+
+@pytest.fixture()
+def aima(tmp_path: Path) -> str:
+    path = tmp_path / "aima.json"
+    path.write_text(json.dumps(AIMA), encoding="utf-8")
+    return str(path)
+
+
+def test_help_loads_none_of_numpy_yaml_rich() -> None:
+    loaded, output = loaded_by(["--help"])
+    assert "solve" in output and loaded == set()
+
+
+def test_small_json_solve_with_json_output_loads_neither_yaml_nor_rich(aima: str) -> None:
+    loaded, output = loaded_by(["solve", aima, "--format", "json"])
+    assert json.loads(output)["value"] == 3
+    assert not loaded & {"yaml", "rich"}
+
+
+def test_small_json_solve_with_text_output_loads_no_yaml(aima: str) -> None:
+    loaded, output = loaded_by(["solve", aima])
+    assert "value 3" in output and "yaml" not in loaded
+
+
+def test_a_yaml_tree_does_load_yaml(tmp_path: Path) -> None:
+    """The probe can see a library that was used (else the tests above could not fail)."""
+    path = tmp_path / "aima.yaml"
+    path.write_text("root: [[3, 12, 8], [2, 4, 6], [14, 5, 2]]\n", encoding="utf-8")
+    loaded, output = loaded_by(["solve", str(path), "--format", "json"])
+    assert json.loads(output)["value"] == 3 and "yaml" in loaded
+
+
+def test_small_two_player_trees_are_built_without_numpy(aima: str) -> None:
+    """Reading (the first part of a small run) stays off NumPy; the search still uses it (not done yet)."""
+    code = (f"import sys; from gametree_cli.io.loader import load_tree; tree = load_tree({aima!r}); "
+            "m = sys.modules.get('numpy'); print(len(tree), m is None or type(m).__name__ == '_LazyModule')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["13", "True"]
+
+
+def test_lazy_module_loads_on_first_attribute() -> None:
+    module = lazy_module("gametree_cli.generate.tictactoe")  # already imported or not: the same module afterwards
+    assert module.EMPTY_BOARD == "........." and SMALL_TREE > 0
