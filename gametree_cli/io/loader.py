@@ -23,9 +23,7 @@ from ..core.model import Source, Tree
 from .document import DEFAULT_MAX_NODES, build_tree
 from .document_writer import TEXT_WRITERS
 from .efg import read_efg
-from .jsonscan import scan_or_decline
 from .locate import Locator, json_locator
-from .partial import first_error
 from .strict_json import loads_strict, not_utf8
 
 __all__ = [
@@ -53,6 +51,14 @@ TREE_READERS: dict[str, TreeReader] = {}
 TREE_WRITERS: dict[str, TreeWriter] = {}
 EXTENSIONS: dict[str, str] = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
 
+
+
+def scan_or_decline(text: str, **options: Any) -> Any:
+    """The compiled JSON scanner's reading of ``text`` (:func:`.jsonscan.scan_or_decline`), imported on the
+    first big file: a small run needs neither the scanner nor the NumPy it fills."""
+    from .jsonscan import scan_or_decline as scan
+
+    return scan(text, **options)
 
 def register_format(
     name: str,
@@ -151,6 +157,8 @@ def parse_tree(
             if isinstance(found, Tree):
                 return found
             if found is not None:
+                from .partial import first_error  # a big bad file: worded from the part of it the scanner read
+
                 error = first_error(text, found, source, max_nodes)
                 if error is not None:
                     raise error

@@ -22,7 +22,7 @@ import numpy as np
 try:
     import cython
 except ImportError:  # no Cython where this runs (it is a build tool): the stand-ins
-    from ..search._no_cython import cython
+    from ..core._no_cython import cython
 
 if not cython.compiled:  # compiled, scan_kernel.pxd cimports its C type: its methods are called as C
     from .scan_lexer import Lexer

@@ -23,7 +23,7 @@ import numpy as np
 try:
     import cython
 except ImportError:  # no Cython where this runs (it is a build tool): the stand-ins
-    from ..search._no_cython import cython
+    from ..core._no_cython import cython
 
 __all__ = ["Lexer", "KEY_NAMES", "COMPILED"]
 

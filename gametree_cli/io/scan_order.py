@@ -41,7 +41,7 @@ import numpy as np
 try:
     import cython
 except ImportError:  # no Cython where this runs (it is a build tool): the stand-ins
-    from ..search._no_cython import cython
+    from ..core._no_cython import cython
 
 from .scan_kernel import NODE_FLAGS, scan_depth_first
 

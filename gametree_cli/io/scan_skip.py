@@ -28,14 +28,16 @@ their own regular-expression search).
 
 from __future__ import annotations
 
-import numpy as np
+from ..core.lazy import lazy_module
 
 try:
     import cython
 except ImportError:  # no Cython where this runs (it is a build tool): the stand-ins
-    from ..search._no_cython import cython
+    from ..core._no_cython import cython
 
 __all__ = ["skip", "skip_items", "Skipper", "COMPILED", "SKIP_KEYS"]
+
+np = lazy_module("numpy")  # only a Skipper's buffers: the locator imports this module for every file
 
 COMPILED = cython.compiled
 SKIP_KEYS = 256

@@ -28,7 +28,7 @@ exact values from the tree (:class:`~gametree_cli.core.columns.Column`).
 
 This file is Cython's "pure Python mode": when ``setup.py`` compiled it
 (``COMPILED`` is True) the loop is C; otherwise ``import cython`` finds
-Cython's shadow module (or, without Cython, :mod:`._no_cython`) and the same
+Cython's shadow module (or, without Cython, :mod:`~gametree_cli.core._no_cython`) and the same
 source runs as plain Python, about ten times slower (docs/performance.md).
 Nothing here may depend on which one runs.
 """
@@ -40,7 +40,7 @@ from typing import Any
 try:
     import cython
 except ImportError:  # no Cython where this runs (it is a build tool): the few stand-ins this file needs
-    from ._no_cython import cython
+    from ..core._no_cython import cython
 
 __all__ = ["Frame", "Visits", "walk", "COMPILED", "CUT", "HORIZON", "LOWER", "UPPER"]
 
