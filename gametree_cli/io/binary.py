@@ -182,119 +182,18 @@ def read_binary(path: Path, name: str) -> Tree:
 
 
 def _decode(data: bytes, name: str) -> Tree:
-    def damaged(message: str) -> TreeFormatError:
-        return TreeFormatError(f"damaged .gtb file: {message}", file=name)
-
-    if not data.startswith(MAGIC):
-        raise TreeFormatError("not a gametree binary (.gtb) file", file=name)
-    (length,) = struct.unpack_from("<Q", data, len(MAGIC))
-    body = len(MAGIC) + 8 + length
-    header = json.loads(data[len(MAGIC) + 8 : body].decode("utf-8"))
-    if not isinstance(header, dict) or header.get("version") not in (VERSION, WRITTEN_VERSION):
-        version = header.get("version") if isinstance(header, dict) else None
-        raise TreeFormatError(f"unsupported .gtb version {version!r} (this gametree reads {VERSION} and "
-                              f"{WRITTEN_VERSION})", file=name)
-    check_header(header, damaged)
-    n = header["nodes"]
-    buffer = memoryview(data)
-
-    def load(key: str) -> np.ndarray | None:
-        entry = header["arrays"].get(key)
-        if entry is None:
-            return None
-        dtype = array_dtype(key, entry, damaged)
-        begin = body + entry["offset"]
-        end = begin + entry["length"] * dtype.itemsize
-        if begin < body or end > len(data):
-            raise damaged(f"array {key} lies outside the file")
-        return np.frombuffer(buffer[begin:end], dtype=dtype)
-
-    kind = load("kind")
-    count_raw = load("count")
-    if kind is None or count_raw is None or len(kind) != n or len(count_raw) != n or n < 1:
-        raise damaged("node arrays missing or of the wrong size")
-    count = count_raw.astype(np.int64)
-    inner = count > 0
-    if (count < 0).any() or (count >= n).any() or int(count.sum()) != n - 1:
-        raise damaged("child counts do not add up to the number of nodes")
-    if (kind > PLAYER).any() or ((kind == LEAF) == inner).any():
-        raise damaged("node kinds do not match the child counts")
-    first = np.zeros(n, dtype=np.int64)
-    first[inner] = (np.cumsum(count) - count + 1)[inner]
-    player_raw = load("player")
-    player = player_raw.astype(np.int64) if player_raw is not None else _PLAYER_OF_KIND[kind].astype(np.int64)
-    players = tuple(header["players"])
-    vector = bool(header.get("vector_payoffs", False)) or len(players) > 2
-    check_shape(kind, count, player, len(players), vector, damaged)
-    total = None if header.get("sum") is None else parse_number(header["sum"])
-    bounds = None if header.get("bounds") is None else (parse_number(header["bounds"][0]), parse_number(header["bounds"][1]))
-    if bounds is not None and not bounds[0] < bounds[1]:
-        raise damaged("bounds: the lowest value is not below the highest")
-
-    leaves = ~inner
-    n_leaves = int(leaves.sum())
-    numeric = None
-    values: list[Value | None] | LazyValues
-    stored = load("value")
-    raw_values = None
-    if stored is not None:
-        if len(stored) != n_leaves or vector:
-            raise damaged("leaf values of the wrong size")
-        full = np.zeros(n, dtype=np.int64 if stored.dtype.kind == "i" else np.float64)
-        full[leaves] = stored
-        denominator = int(header.get("denominator", "1"))
-        if denominator < 1:
-            raise damaged("the value denominator is not positive")
-        check_numeric_values(full, leaves, denominator, bounds, damaged)
-        values = LazyValues(full, denominator if full.dtype.kind == "i" else 1, leaves)
-        numeric = (full, denominator)
-    else:
-        raw_values = header["values_json"]
-        if len(raw_values) != n_leaves:
-            raise damaged("leaf values of the wrong size")
-        values = [None] * n
-        for node, raw in zip(np.flatnonzero(leaves).tolist(), raw_values):
-            values[node] = raw  # converted by check_tree, with the builder's rules
-
-    prob: list[Number | None] | None = None
-    prob_array = load("prob")
-    prob_numeric = None
-    prob_decimal: np.ndarray | None = None
-    if prob_array is not None:
-        if len(prob_array) != n:
-            raise damaged("probabilities of the wrong size")
-        prob_denominator = int(header["prob_denominator"])
-        if prob_denominator < 1:
-            raise damaged("the probability denominator is not positive")
-        prob_numeric = (prob_array.astype(np.int64), prob_denominator)
-        under_chance = np.zeros(n, dtype=bool)
-        chance = np.flatnonzero(kind == CHANCE)
-        prob_decimal = load("prob_decimal")  # version 2: which shares were written as decimals
-        if prob_decimal is not None:
-            if len(prob_decimal) != n:
-                raise damaged("probability decimal flags of the wrong size")
-            check_written_sums(prob_array, prob_denominator, prob_decimal, chance, first, count, damaged)
-        else:
-            check_probability_sums(prob_array, prob_denominator, chance, first, count, damaged)
-        sizes = count[chance]
-        within = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-        under_chance[np.repeat(first[chance], sizes) + within] = True
-        # a plain list (Python searches slice it per chance node), sharing one object per distinct share
-        prob = decode_shares(prob_array, prob_denominator, prob_decimal, under_chance)
-        if prob_decimal is not None:
-            prob_decimal = (prob_decimal != 0) & under_chance
-            prob_numeric = (np.where(under_chance, prob_numeric[0], 0), prob_denominator)
-    raw_probabilities = header.get("prob_json") if prob_array is None else None  # converted by check_tree
-
-    labels: dict[str, dict[int, str]] = {}
-    for key in ("move", "id"):
-        nodes = load(f"{key}_nodes")
-        names = header.get(f"{key}_labels")
-        labels[key] = {}
-        if nodes is not None:
-            if names is None or len(names) != len(nodes) or ((nodes < 0) | (nodes >= n)).any():
-                raise damaged(f"{key} labels do not match their nodes")
-            labels[key] = dict(zip(nodes.tolist(), names if key == "id" else (str(label) for label in names)))
+    """The tree of a ``.gtb`` file's bytes; every array checked before it is trusted."""
+    reader = _Reader(data, name)
+    kind, count, first, player = reader.structure()
+    players = tuple(reader.header["players"])
+    vector = bool(reader.header.get("vector_payoffs", False)) or len(players) > 2
+    check_shape(kind, count, player, len(players), vector, reader.damaged)
+    total, bounds = reader.sum_and_bounds()
+    values, numeric, raw_values = reader.values(count > 0, vector, bounds)
+    prob, prob_numeric, prob_decimal = reader.probabilities(kind, first, count)
+    header, n = reader.header, reader.n
+    raw_probabilities = header.get("prob_json") if prob_numeric is None else None  # converted by check_tree
+    labels = {key: reader.labels(key) for key in ("move", "id")}
     tree = Tree(
         kind=bytearray(kind.tobytes()),
         first=array("q", first.tobytes()),
@@ -311,12 +210,141 @@ def _decode(data: bytes, name: str) -> Tree:
         title=header.get("title"),
         source=Source(name),
     )
-    check_tree(tree, raw_values, raw_probabilities, header.get("evals", []), header.get("extra", []), damaged)
+    check_tree(tree, raw_values, raw_probabilities, header.get("evals", []), header.get("extra", []), reader.damaged)
     if numeric is not None:
         probs = None if prob_numeric is None else prob_numeric[0]
         tree._numeric = Numeric(numeric[0], numeric[1] if numeric[0].dtype.kind == "i" else 1, probs,
                                 prob_numeric[1] if prob_numeric is not None else 1,
                                 prob_decimal if prob_decimal is not None and prob_decimal.any() else None)
     return tree
+
+
+class _Reader:
+    """One ``.gtb`` file's header and arrays, each part read and checked by one method."""
+
+    def __init__(self, data: bytes, name: str) -> None:
+        self.data, self.name = data, name
+        if not data.startswith(MAGIC):
+            raise TreeFormatError("not a gametree binary (.gtb) file", file=name)
+        (length,) = struct.unpack_from("<Q", data, len(MAGIC))
+        self.body = len(MAGIC) + 8 + length
+        header = json.loads(data[len(MAGIC) + 8 : self.body].decode("utf-8"))
+        if not isinstance(header, dict) or header.get("version") not in (VERSION, WRITTEN_VERSION):
+            version = header.get("version") if isinstance(header, dict) else None
+            raise TreeFormatError(f"unsupported .gtb version {version!r} (this gametree reads {VERSION} and "
+                                  f"{WRITTEN_VERSION})", file=name)
+        check_header(header, self.damaged)
+        self.header = header
+        self.n: int = header["nodes"]
+        self.buffer = memoryview(data)
+
+    def damaged(self, message: str) -> TreeFormatError:
+        return TreeFormatError(f"damaged .gtb file: {message}", file=self.name)
+
+    def load(self, key: str) -> np.ndarray | None:
+        """The array ``key`` (a view of the file's bytes), or None when the file has none."""
+        entry = self.header["arrays"].get(key)
+        if entry is None:
+            return None
+        dtype = array_dtype(key, entry, self.damaged)
+        begin = self.body + entry["offset"]
+        end = begin + entry["length"] * dtype.itemsize
+        if begin < self.body or end > len(self.data):
+            raise self.damaged(f"array {key} lies outside the file")
+        return np.frombuffer(self.buffer[begin:end], dtype=dtype)
+
+    def structure(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``kind``, ``count``, ``first`` and ``player``, checked to make a tree."""
+        n = self.n
+        kind = self.load("kind")
+        count_raw = self.load("count")
+        if kind is None or count_raw is None or len(kind) != n or len(count_raw) != n or n < 1:
+            raise self.damaged("node arrays missing or of the wrong size")
+        count = count_raw.astype(np.int64)
+        inner = count > 0
+        if (count < 0).any() or (count >= n).any() or int(count.sum()) != n - 1:
+            raise self.damaged("child counts do not add up to the number of nodes")
+        if (kind > PLAYER).any() or ((kind == LEAF) == inner).any():
+            raise self.damaged("node kinds do not match the child counts")
+        first = np.zeros(n, dtype=np.int64)
+        first[inner] = (np.cumsum(count) - count + 1)[inner]
+        player_raw = self.load("player")
+        player = player_raw.astype(np.int64) if player_raw is not None else _PLAYER_OF_KIND[kind].astype(np.int64)
+        return kind, count, first, player
+
+    def sum_and_bounds(self) -> tuple[Number | None, tuple[Number, Number] | None]:
+        header = self.header
+        total = None if header.get("sum") is None else parse_number(header["sum"])
+        bounds = None if header.get("bounds") is None else (parse_number(header["bounds"][0]),
+                                                           parse_number(header["bounds"][1]))
+        if bounds is not None and not bounds[0] < bounds[1]:
+            raise self.damaged("bounds: the lowest value is not below the highest")
+        return total, bounds
+
+    def values(self, inner: np.ndarray, vector: bool, bounds: tuple[Number, Number] | None
+               ) -> tuple[list[Value | None] | LazyValues, tuple[np.ndarray, int] | None, list[Any] | None]:
+        """The leaf values: NumPy ``(values, numeric, None)``, or from the header's JSON ``(list, None, raw)``."""
+        n, leaves = self.n, ~inner
+        n_leaves = int(leaves.sum())
+        stored = self.load("value")
+        if stored is None:
+            raw_values = self.header["values_json"]
+            if len(raw_values) != n_leaves:
+                raise self.damaged("leaf values of the wrong size")
+            values: list[Value | None] = [None] * n
+            for node, raw in zip(np.flatnonzero(leaves).tolist(), raw_values):
+                values[node] = raw  # converted by check_tree, with the builder's rules
+            return values, None, raw_values
+        if len(stored) != n_leaves or vector:
+            raise self.damaged("leaf values of the wrong size")
+        full = np.zeros(n, dtype=np.int64 if stored.dtype.kind == "i" else np.float64)
+        full[leaves] = stored
+        denominator = int(self.header.get("denominator", "1"))
+        if denominator < 1:
+            raise self.damaged("the value denominator is not positive")
+        check_numeric_values(full, leaves, denominator, bounds, self.damaged)
+        return LazyValues(full, denominator if full.dtype.kind == "i" else 1, leaves), (full, denominator), None
+
+    def probabilities(self, kind: np.ndarray, first: np.ndarray, count: np.ndarray
+                      ) -> tuple[list[Number | None] | None, tuple[np.ndarray, int] | None, np.ndarray | None]:
+        """The edge probabilities: the list the searches slice, their NumPy form, and which were decimals."""
+        n = self.n
+        prob_array = self.load("prob")
+        if prob_array is None:
+            return None, None, None
+        if len(prob_array) != n:
+            raise self.damaged("probabilities of the wrong size")
+        prob_denominator = int(self.header["prob_denominator"])
+        if prob_denominator < 1:
+            raise self.damaged("the probability denominator is not positive")
+        prob_numeric = (prob_array.astype(np.int64), prob_denominator)
+        under_chance = np.zeros(n, dtype=bool)
+        chance = np.flatnonzero(kind == CHANCE)
+        prob_decimal = self.load("prob_decimal")  # version 2: which shares were written as decimals
+        if prob_decimal is not None:
+            if len(prob_decimal) != n:
+                raise self.damaged("probability decimal flags of the wrong size")
+            check_written_sums(prob_array, prob_denominator, prob_decimal, chance, first, count, self.damaged)
+        else:
+            check_probability_sums(prob_array, prob_denominator, chance, first, count, self.damaged)
+        sizes = count[chance]
+        within = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        under_chance[np.repeat(first[chance], sizes) + within] = True
+        # a plain list (Python searches slice it per chance node), sharing one object per distinct share
+        prob = decode_shares(prob_array, prob_denominator, prob_decimal, under_chance)
+        if prob_decimal is not None:
+            prob_decimal = (prob_decimal != 0) & under_chance
+            prob_numeric = (np.where(under_chance, prob_numeric[0], 0), prob_denominator)
+        return prob, prob_numeric, prob_decimal
+
+    def labels(self, key: str) -> dict[int, str]:
+        """Node -> its move label (``key`` "move") or explicit id ("id")."""
+        nodes = self.load(f"{key}_nodes")
+        names = self.header.get(f"{key}_labels")
+        if nodes is None:
+            return {}
+        if names is None or len(names) != len(nodes) or ((nodes < 0) | (nodes >= self.n)).any():
+            raise self.damaged(f"{key} labels do not match their nodes")
+        return dict(zip(nodes.tolist(), names if key == "id" else (str(label) for label in names)))
 
 
