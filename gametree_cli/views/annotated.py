@@ -240,19 +240,26 @@ def annotated_tree(
             branch.add(Text(w["more_nodes"].format(count=f"{below:,}", s="s" if below != 1 else ""), style="dim italic"))
             continue
         push_children(node, branch, level + 1, pruned)
+    notes = _notes(w, record.options.get("order") if searched is not None else None, left_out, max_nodes,
+                   (limit, hidden_nodes) if hidden else None)
+    return Group(root, *notes) if notes else root
+
+
+def _notes(w: dict[str, str], order: object, left_out: int, max_nodes: int,
+           cut_at: tuple[int | None, int] | None) -> list[RenderableType]:
+    """What the drawing leaves out, said under it: another search order, wide nodes, levels below ``limit``."""
     notes: list[RenderableType] = []
-    if searched is not None:
-        notes.append(Text(w["order_note"].format(order=record.options.get("order")), style="dim italic"))
+    if order is not None:
+        notes.append(Text(w["order_note"].format(order=order), style="dim italic"))
     if left_out:
         notes.append(Text(w["wide_note"].format(cap=f"{max_nodes:,}", count=f"{left_out:,}"), style="dim italic"))
-    if hidden:
+    if cut_at is not None:
+        limit, hidden_nodes = cut_at
         plural = limit != 1
         notes.append(Text(w["levels_note"].format(limit=limit, count=f"{hidden_nodes:,}", s="s" if plural else "",
                                                   n="n" if plural else "", es="es" if plural else ""),
                           style="dim italic"))
-    if notes:
-        return Group(root, *notes)
-    return root
+    return notes
 
 
 def search_order(record: SearchRecord) -> dict[int, int] | None:
