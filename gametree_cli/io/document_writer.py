@@ -85,14 +85,11 @@ def _implicit_uniform(tree: Tree, node: int) -> bool:
     return True
 
 
-def _nodes(tree: Tree) -> Any:
-    """Every node's document form, children before parents (no recursion)."""
+def _deciders(tree: Tree) -> tuple[list[int], bytearray]:
+    """Forward sweep: the nearest decision ancestor-or-self of each node (MAX/MIN, or the
+    player), and whether each child must carry its ``p`` (its chance node is not uniform)."""
     size = len(tree)
     kind, first, count, player = tree.kind, tree.first, tree.count, tree.player
-    nplayer = tree.is_nplayer
-    n_players = len(tree.players)
-    # Forward sweep: the nearest decision ancestor-or-self of each node, and
-    # whether each child must carry its p.
     decider = [-1] * size
     needs_p = bytearray(size)
     for node in range(size):
@@ -111,6 +108,16 @@ def _nodes(tree: Tree) -> Any:
         if node_kind == CHANCE and not _implicit_uniform(tree, node):
             for child in range(start, start + n_children):
                 needs_p[child] = 1
+    return decider, needs_p
+
+
+def _nodes(tree: Tree) -> Any:
+    """Every node's document form, children before parents (no recursion)."""
+    size = len(tree)
+    kind, first, count, player = tree.kind, tree.first, tree.count, tree.player
+    nplayer = tree.is_nplayer
+    n_players = len(tree.players)
+    decider, needs_p = _deciders(tree)
     # An untyped inner node alternates from its parent's entry in `decider`.
     parents = tree.parents()
     built: list[Any] = [None] * size
