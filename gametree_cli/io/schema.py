@@ -46,7 +46,44 @@ def tree_schema() -> dict[str, Any]:
         "minItems": 1,
         "items": {"anyOf": [{"$ref": "#/$defs/number"}, {"$ref": "#/$defs/compact"}]},
     }
-    node = {
+    node = _node_schema()
+    child = {
+        "description": "a node, a bare number (a leaf), a bare vector or a compact nested list",
+        "anyOf": [{"$ref": "#/$defs/node"}, {"$ref": "#/$defs/number"}, {"$ref": "#/$defs/compact"}],
+    }
+    probability = {
+        "anyOf": [
+            {"type": "number", "minimum": 0, "maximum": 1},
+            {"type": "string", "pattern": r"^\d+(/\d+)?$"},
+            {"type": "string", "pattern": r"^(\d+\.\d*|\.\d+)([eE][-+]?\d+)?$"},
+        ]
+    }
+    document = _document_schema()
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "gametree tree file",
+        "description": "an explicit game tree for gametree (YAML or JSON)",
+        "anyOf": [
+            {"$ref": "#/$defs/document"},
+            {"$ref": "#/$defs/node"},
+            {"$ref": "#/$defs/compact"},
+            {"$ref": "#/$defs/number"},
+        ],
+        "$defs": {
+            "document": document,
+            "node": node,
+            "child": child,
+            "compact": compact,
+            "vector": vector,
+            "number": number,
+            "probability": probability,
+        },
+    }
+
+
+def _node_schema() -> dict[str, Any]:
+    """A node mapping: its keys and what each may hold."""
+    return {
         "description": "a node: a leaf has value, an inner node children",
         "type": "object",
         "properties": {
@@ -78,18 +115,11 @@ def tree_schema() -> dict[str, Any]:
         "additionalProperties": False,
         "oneOf": [{"required": ["children"]}, {"required": ["value"]}],
     }
-    child = {
-        "description": "a node, a bare number (a leaf), a bare vector or a compact nested list",
-        "anyOf": [{"$ref": "#/$defs/node"}, {"$ref": "#/$defs/number"}, {"$ref": "#/$defs/compact"}],
-    }
-    probability = {
-        "anyOf": [
-            {"type": "number", "minimum": 0, "maximum": 1},
-            {"type": "string", "pattern": r"^\d+(/\d+)?$"},
-            {"type": "string", "pattern": r"^(\d+\.\d*|\.\d+)([eE][-+]?\d+)?$"},
-        ]
-    }
-    document = {
+
+
+def _document_schema() -> dict[str, Any]:
+    """The top-level mapping: the header keys and the root."""
+    return {
         "description": "a tree file: optional header keys and the root",
         "type": "object",
         "properties": {
@@ -120,24 +150,4 @@ def tree_schema() -> dict[str, Any]:
         },
         "required": ["root"],
         "additionalProperties": False,
-    }
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "gametree tree file",
-        "description": "an explicit game tree for gametree (YAML or JSON)",
-        "anyOf": [
-            {"$ref": "#/$defs/document"},
-            {"$ref": "#/$defs/node"},
-            {"$ref": "#/$defs/compact"},
-            {"$ref": "#/$defs/number"},
-        ],
-        "$defs": {
-            "document": document,
-            "node": node,
-            "child": child,
-            "compact": compact,
-            "vector": vector,
-            "number": number,
-            "probability": probability,
-        },
     }
