@@ -17,7 +17,8 @@ def compiled_search() -> list[Extension]:
         from Cython.Build import cythonize
     except ImportError:  # pragma: no cover - the lock and [build-system] bring Cython
         return []
-    extensions = cythonize([Extension("gametree_cli.search.depth_first", ["gametree_cli/search/depth_first.py"])],
+    extensions = cythonize([Extension("gametree_cli.search.depth_first", ["gametree_cli/search/depth_first.py"]),
+                            Extension("gametree_cli.views.paste_lines", ["gametree_cli/views/paste_lines.py"])],
                            language_level=3, quiet=True)
     for extension in extensions:
         extension.optional = True  # (cythonize makes new Extensions and drops the flag)

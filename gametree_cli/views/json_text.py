@@ -196,6 +196,41 @@ def lay_out(pieces: list[Piece], lines: slice, out: np.ndarray, sizes: list[int]
 
 def paste(pieces: list[Piece], lines: int) -> np.ndarray:
     """The lines, each the concatenation of its pieces' texts, as one text (UTF-8 bytes in a uint8 array)."""
+    if pieces and lines and _compiled():
+        return _assemble(pieces, lines)
+    return paste_numpy(pieces, lines)
+
+
+def _compiled() -> bool:
+    from .paste_lines import COMPILED
+    return COMPILED
+
+
+def _assemble(pieces: list[Piece], lines: int) -> np.ndarray:
+    """:func:`paste` by the compiled loop (:mod:`.paste_lines`): one pass, no padding to drop."""
+    from .paste_lines import assemble
+    tables = [np.ascontiguousarray(piece.table) for piece in pieces]
+    index = np.empty((len(pieces), lines), dtype=np.int64)
+    size = 0
+    for row, piece, table in zip(index, pieces, tables):
+        if piece.index is not None:
+            row[:] = piece.index[:lines]
+        elif len(table) == 1:
+            row[:] = 0
+        else:
+            row[:] = np.arange(lines)
+        size += table.shape[1] * lines if piece.lengths is None else int(piece.lengths[row].sum())
+    widths = np.array([table.shape[1] for table in tables], dtype=np.int64)
+    out = np.empty(size + int(widths.max()), dtype=np.uint8)  # room for a whole row at the end
+    addresses = np.array([table.ctypes.data for table in tables], dtype=np.int64)
+    heights = np.array([table.shape[0] for table in tables], dtype=np.int64)
+    spread = np.array([piece.lengths is None for piece in pieces], dtype=np.uint8)  # NULs anywhere in a row
+    written = assemble(out, addresses, widths, heights, spread, index)
+    return out[:written]
+
+
+def paste_numpy(pieces: list[Piece], lines: int) -> np.ndarray:
+    """:func:`paste` in NumPy alone: a NUL-padded byte matrix, its NULs then dropped."""
     used = _used(pieces, slice(0, lines))
     held = np.concatenate([[0], np.cumsum(np.sum(used, axis=0))]) if pieces and lines else np.zeros(lines + 1)
     parts = _paste(pieces, used, held, 0, lines)
