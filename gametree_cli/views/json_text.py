@@ -34,6 +34,8 @@ __all__ = ["dumps", "dumps_each", "Piece", "table", "constant", "positive_number
 BUDGET = 1 << 24
 #: lines at least this many are pasted in halves when padding would be most of their matrix
 _HALVED_FROM = 4096
+#: the compiled paste allocates every piece's full width on every line when that is at most this many bytes
+_ROOMY = 1 << 26
 _INT_RANGE = (-(1 << 63), (1 << 64) - 1)  # what orjson writes itself
 
 
@@ -208,25 +210,32 @@ def _compiled() -> bool:
 
 def _assemble(pieces: list[Piece], lines: int) -> np.ndarray:
     """:func:`paste` by the compiled loop (:mod:`.paste_lines`): one pass, no padding to drop."""
-    from .paste_lines import assemble
+    from .paste_lines import FIRST, ROWS, SAME, assemble
+    count = len(pieces)
     tables = [np.ascontiguousarray(piece.table) for piece in pieces]
-    index = np.empty((len(pieces), lines), dtype=np.int64)
-    size = 0
-    for row, piece, table in zip(index, pieces, tables):
-        if piece.index is not None:
-            row[:] = piece.index[:lines]
-        elif len(table) == 1:
-            row[:] = 0
-        else:
-            row[:] = np.arange(lines)
-        size += table.shape[1] * lines if piece.lengths is None else int(piece.lengths[row].sum())
-    widths = np.array([table.shape[1] for table in tables], dtype=np.int64)
-    out = np.empty(size + int(widths.max()), dtype=np.uint8)  # room for a whole row at the end
-    addresses = np.array([table.ctypes.data for table in tables], dtype=np.int64)
-    heights = np.array([table.shape[0] for table in tables], dtype=np.int64)
-    spread = np.array([piece.lengths is None for piece in pieces], dtype=np.uint8)  # NULs anywhere in a row
-    written = assemble(out, addresses, widths, heights, spread, index)
+    rows = [None if piece.index is None else np.ascontiguousarray(piece.index[:lines], dtype=np.int64)
+            for piece in pieces]
+    lengths = [None if piece.lengths is None else np.ascontiguousarray(piece.lengths, dtype=np.int64)
+               for piece in pieces]
+    widths = np.fromiter((table.shape[1] for table in tables), dtype=np.int64, count=count)
+    size = int(widths.sum()) * lines
+    if size > _ROOMY:  # a few long texts (4300-digit values) would make the bound too big: the exact size
+        size = sum(table.shape[1] * lines if length is None else int(length[row].sum()) if row is not None
+                   else int(length[:lines].sum()) if len(table) > 1 else int(length[0]) * lines
+                   for table, row, length in zip(tables, rows, lengths))
+    out = np.empty(size + int(widths.max()) + 8, dtype=np.uint8)  # room for a whole row and a word at the end
+    kinds = np.fromiter((ROWS if row is not None else FIRST if len(table) == 1 else SAME
+                         for table, row in zip(tables, rows)), dtype=np.uint8, count=count)
+    written = assemble(out, lines, _addresses(tables), widths,
+                       np.fromiter((len(table) for table in tables), dtype=np.int64, count=count), kinds,
+                       _addresses(rows), _addresses(lengths))
     return out[:written]
+
+
+def _addresses(arrays: list[np.ndarray | None]) -> np.ndarray:
+    """Where each array's data is (0: None)."""
+    return np.fromiter((0 if array is None else array.ctypes.data for array in arrays), dtype=np.int64,
+                       count=len(arrays))
 
 
 def paste_numpy(pieces: list[Piece], lines: int) -> np.ndarray:

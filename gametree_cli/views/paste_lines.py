@@ -27,7 +27,7 @@ try:
 except (ImportError, AttributeError):  # running as Python: ``assemble``, which needs it, is not called then
     pass
 
-__all__ = ["COMPILED", "assemble"]
+__all__ = ["COMPILED", "assemble", "ROWS", "FIRST", "SAME"]
 
 #: True when this module runs compiled (setup.py's optional Cython extension)
 COMPILED = cython.compiled
@@ -35,62 +35,73 @@ _ONES = cython.declare(cython.ulonglong, 0x0101010101010101)  # a word has a NUL
 _HIGHS = cython.declare(cython.ulonglong, 0x8080808080808080)  # (word - ONES) & ~word & HIGHS
 
 
+#: how piece ``p`` picks its row on each line
+ROWS, FIRST, SAME = 0, 1, 2  # the row in its index array; row 0 on every line; row ``line`` on line ``line``
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
-@cython.locals(pieces=cython.Py_ssize_t, lines=cython.Py_ssize_t, size=cython.Py_ssize_t, line=cython.Py_ssize_t,
-               p=cython.Py_ssize_t, k=cython.Py_ssize_t, j=cython.Py_ssize_t, w=cython.Py_ssize_t, o=cython.Py_ssize_t,
-               row=cython.longlong, src=cython.p_uchar, word=cython.ulonglong)
-def assemble(out: cython.uchar[::1], addresses: cython.longlong[::1], widths: cython.longlong[::1],
-             heights: cython.longlong[::1], spread: cython.uchar[::1], index: cython.longlong[:, ::1]) -> Any:
+@cython.locals(pieces=cython.Py_ssize_t, size=cython.Py_ssize_t, line=cython.Py_ssize_t, p=cython.Py_ssize_t,
+               k=cython.Py_ssize_t, j=cython.Py_ssize_t, w=cython.Py_ssize_t, o=cython.Py_ssize_t,
+               n=cython.Py_ssize_t, row=cython.longlong, src=cython.p_uchar, word=cython.ulonglong,
+               rows=cython.p_longlong, lengths=cython.p_longlong)
+def assemble(out: cython.uchar[::1], lines: cython.Py_ssize_t, addresses: cython.longlong[::1],
+             widths: cython.longlong[::1], heights: cython.longlong[::1], kinds: cython.uchar[::1],
+             index_at: cython.longlong[::1], lengths_at: cython.longlong[::1]) -> Any:
     """Write line after line into ``out``, piece after piece, and return the bytes written.
 
     Piece ``p`` is a C-contiguous uint8 table of ``heights[p]`` rows of
-    ``widths[p]`` bytes at ``addresses[p]`` (the caller keeps it alive);
-    ``index[p, line]`` is its row on ``line`` (-1: the last row). A row is
-    copied up to its first NUL, or with ``spread[p]`` whole, without its NULs. A row out of range, or ``out`` too short,
-    raises IndexError before anything is written past ``out``.
+    ``widths[p]`` bytes at ``addresses[p]``; ``kinds[p]`` says which row it
+    gives each line (:data:`ROWS`: ``index_at[p]`` is the address of
+    ``lines`` int64 rows, -1 meaning the last). ``lengths_at[p]``: the address
+    of the int64 length of each row's text (the rest of the row is NULs), or
+    0 when NULs may be anywhere in a row (each is dropped). The caller keeps
+    every array alive. A row out of range, or ``out`` too short, raises
+    IndexError before anything is written past ``out``.
     """
-    pieces = index.shape[0]
-    lines = index.shape[1]
+    pieces = addresses.shape[0]
     size = out.shape[0]
     o = 0
     for line in range(lines):
         for p in range(pieces):
-            row = index[p, line]
-            if row < 0:
-                row += heights[p]
+            if kinds[p] == ROWS:
+                rows = cython.cast(cython.p_longlong, cython.cast(cython.Py_ssize_t, index_at[p]))
+                row = rows[line]
+                if row < 0:
+                    row += heights[p]
+            else:
+                row = 0 if kinds[p] == FIRST else line
             if row < 0 or row >= heights[p]:
                 raise IndexError("paste: a row out of its table")
             w = widths[p]
-            if o + w > size:
+            if o + w + 8 > size:
                 raise IndexError("paste: the output buffer is too short")
             src = cython.cast(cython.p_uchar, cython.cast(cython.Py_ssize_t, addresses[p] + row * w))
+            if lengths_at[p]:  # the text, then NULs: copied eight bytes at a time (the excess is overwritten)
+                lengths = cython.cast(cython.p_longlong, cython.cast(cython.Py_ssize_t, lengths_at[p]))
+                n = lengths[row]
+                if row * w + n + 8 <= heights[p] * w:  # the last word stays inside the table
+                    k = 0
+                    while k < n:
+                        memcpy(cython.address(out[o + k]), src + k, 8)
+                        k += 8
+                    o += n
+                    continue
             k = 0
-            if spread[p]:  # NULs anywhere in the row (node_ids' bands): drop each one
-                while k + 8 <= w:
-                    memcpy(cython.address(word), src + k, 8)
-                    if not (word - _ONES) & ~word & _HIGHS:
-                        memcpy(cython.address(out[o]), cython.address(word), 8)
-                        o += 8
-                    elif word:
-                        for j in range(k, k + 8):
-                            if src[j] != 0:
-                                out[o] = src[j]
-                                o += 1
-                    k += 8
-            else:  # the text, then only NULs: stop at the first
-                while k + 8 <= w:
-                    memcpy(cython.address(word), src + k, 8)
-                    if (word - _ONES) & ~word & _HIGHS:
-                        break
+            while k + 8 <= w:  # eight bytes at a time where none of them is NUL
+                memcpy(cython.address(word), src + k, 8)
+                if not (word - _ONES) & ~word & _HIGHS:
                     memcpy(cython.address(out[o]), cython.address(word), 8)
                     o += 8
-                    k += 8
+                elif word:
+                    for j in range(k, k + 8):
+                        if src[j] != 0:
+                            out[o] = src[j]
+                            o += 1
+                k += 8
             while k < w:
                 if src[k] != 0:
                     out[o] = src[k]
                     o += 1
-                elif not spread[p]:
-                    break
                 k += 1
     return o
