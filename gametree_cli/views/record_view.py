@@ -17,7 +17,7 @@ same item only when they print alike (``1`` and ``1.0``, ``0.0`` and
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..core.lazy import lazy_module
 np = lazy_module("numpy")
@@ -37,6 +37,7 @@ class RecordView:
     def __init__(self, record: SearchRecord) -> None:
         self.record = record
         self._cuts: tuple[np.ndarray, np.ndarray, list[str]] | None = None
+        self._last_decoded: tuple[np.ndarray, Codes] | None = None  # see _decoded
 
     @cached_property
     def _horizon(self) -> np.ndarray:
@@ -71,10 +72,20 @@ class RecordView:
             return _item_codes(list(map(record.values.__getitem__, nodes.tolist())), value_to_json)
         visited, raw = coded  # values in arrays: each distinct entry decoded once, then merged by how it prints
         distinct, index = dense_codes(raw)
-        merged, items = _item_codes(record.decode_values(distinct), value_to_json)
+        merged, items = self._decoded(distinct, lambda: _item_codes(record.decode_values(distinct), value_to_json))
         codes = np.full(len(nodes), -1, dtype=np.int64)
         codes[visited] = merged[index]
         return codes, items
+
+    def _decoded(self, distinct: np.ndarray, decode: Callable[[], Codes]) -> Codes:
+        """``decode()``, or what it gave for the last chunk when that chunk had the same distinct entries
+        (minimax's values: every chunk holds the same few hundred leaf values)."""
+        last = self._last_decoded
+        if last is not None and np.array_equal(last[0], distinct):
+            return last[1]
+        found = decode()
+        self._last_decoded = (distinct, found)
+        return found
 
     def bounds(self, nodes: np.ndarray, visited: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[Any]] | None:
         """Alpha and beta codes (into one list of items) of the visited ``nodes`` the search kept bounds for."""
