@@ -28,6 +28,9 @@ from .cut_words import cut_codes
 
 __all__ = ["RecordView", "Codes", "dense_codes"]
 
+#: integers below this size are their own JSON form (number_to_json)
+_BIG = 1 << 63
+
 #: (codes, items): per node an index into items (-1: the node has no such fact), and the distinct items
 Codes = tuple[np.ndarray, list[Any]]
 
@@ -239,4 +242,6 @@ def _item_codes(found: Sequence[Any], to_json: Any) -> Codes:
             index.append(at)
     codes = np.full(len(found), -1, dtype=np.int64)
     codes[present] = index
+    if kinds == {int} and to_json in (value_to_json, number_to_json) and -_BIG < min(distinct) and max(distinct) < _BIG:
+        return codes, distinct  # (an int of JSON is itself)
     return codes, [to_json(item) for item in distinct]
