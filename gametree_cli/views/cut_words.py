@@ -11,7 +11,7 @@ distinct pair of the record's codes for them is decoded and worded once, by
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..core.lazy import lazy_module
 np = lazy_module("numpy")
@@ -48,9 +48,23 @@ def cut_codes(record: SearchRecord) -> tuple[np.ndarray, np.ndarray, list[str]] 
         right_texts, right_index = _texts(record, right, raw[right][here])
         pairs, inverse = np.unique(left_index * len(right_texts) + right_index, return_inverse=True)
         codes[here] = inverse.reshape(-1) + len(reasons)
-        reasons += [Cut(left_texts[pair // len(right_texts)], op, right, right_texts[pair % len(right_texts)],
-                        None, left).reason() for pair in pairs.tolist()]  # (format_value keeps a text as it is)
+        word = _wording(left, op, right)
+        reasons += [word(left_texts[pair // len(right_texts)], right_texts[pair % len(right_texts)])
+                    for pair in pairs.tolist()]
     return nodes, codes, reasons
+
+
+def _wording(left: str, op: str, right: str) -> Callable[[str, str], str]:
+    """``Cut.reason`` for two numbers' texts: its sentence, with the texts pasted into it."""
+    def reason(left_text: str, right_text: str) -> str:  # (format_value keeps a text as it is)
+        return Cut(left_text, op, right, right_text, None, left).reason()
+
+    sentence = reason("\0L", "\0R")
+    head, found, rest = sentence.partition("\0L")
+    middle, found_too, tail = rest.partition("\0R")
+    if not found or not found_too or "\0" in head + middle + tail:
+        return reason
+    return lambda left_text, right_text: f"{head}{left_text}{middle}{right_text}{tail}"
 
 
 def _texts(record: SearchRecord, name: str, raw: np.ndarray) -> tuple[list[str], np.ndarray]:
