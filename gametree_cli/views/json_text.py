@@ -49,7 +49,8 @@ def dumps(item: Any, *, indent: bool = False) -> bytes:
 
 
 def dumps_each(items: Iterable[Any]) -> list[bytes]:
-    """The compact JSON text of each item: for numbers only, or strings only, one orjson call for all.
+    """The compact JSON text of each item: for numbers only, or strings only, one orjson call for all
+    (for both, one for each).
 
     The texts are then cut apart at the separators, which is safe: a number's
     text holds no comma, and inside a string a quote is always escaped, so
@@ -66,6 +67,14 @@ def dumps_each(items: Iterable[Any]) -> list[bytes]:
         if kinds == {str}:
             return [b'"' + part + b'"' for part in text[2:-2].split(b'","')]
         return text[1:-1].split(b",")
+    if len(items) > 1 and str in kinds and kinds - {str} and kinds <= {int, float, str}:  # bounds: numbers, "inf"
+        texts: list[bytes] = [b""] * len(items)
+        strings = [position for position, item in enumerate(items) if item.__class__ is str]
+        numbers = [position for position, item in enumerate(items) if item.__class__ is not str]
+        for positions in (strings, numbers):
+            for position, text in zip(positions, dumps_each([items[position] for position in positions])):
+                texts[position] = text
+        return texts
     return [bytes(memoryview(dumps(item))) for item in items]
 
 

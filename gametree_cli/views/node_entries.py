@@ -108,7 +108,8 @@ def entry_pieces(columns: list[Column], before: bytes) -> list[Piece]:
         if after_type:
             later |= column.codes >= 0
     for column in columns[2:]:
-        texts = [b"," + dumps(column.key) + b":" + text for text in dumps_each(column.items)]
+        key = b"," + dumps(column.key) + b":"
+        texts = [key + text for text in dumps_each(column.items)]
         if column.key == "type":  # with the closing brace, unless a key follows
             pieces.append(table([text + b"}" for text in texts] + texts).at(column.codes + later * len(texts)))
         else:
