@@ -13,7 +13,7 @@ STAMP  := $(VENV)/.installed
 # unpinned is fetched. `make lock` refreshes it; see docs/dependencies.md.
 LOCK := requirements.lock
 
-$(STAMP): pyproject.toml setup.py $(LOCK) gametree_cli/search/depth_first.py $(wildcard gametree_cli/io/scan_*.py gametree_cli/io/scan_*.pxd)
+$(STAMP): pyproject.toml setup.py $(LOCK) gametree_cli/search/depth_first.py gametree_cli/views/paste_lines.py $(wildcard gametree_cli/io/scan_*.py gametree_cli/io/scan_*.pxd)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --require-hashes --no-deps -r $(LOCK)
 	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .

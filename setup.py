@@ -6,7 +6,9 @@ slower. ``gametree_cli/search/depth_first.py``, the one alpha-beta/minimax
 loop, and the JSON tree scanner (``gametree_cli/io/scan_*.py``) are
 plain Python written in Cython's pure-Python mode: Cython compiles those very
 files when it is there (``search.COMPILED`` and ``scan_kernel.COMPILED`` tell
-which ran); uncompiled, JSON files are read by json.loads.
+which ran); uncompiled, JSON files are read by json.loads. ``views/paste_lines.py``
+(the JSON result's lines put together) runs only compiled; without it
+``views/json_text.paste_numpy`` writes the same bytes.
 """
 
 from setuptools import Extension, setup
@@ -19,6 +21,7 @@ COMPILED_MODULES = [
     "gametree_cli/io/scan_kernel.py",
     "gametree_cli/io/scan_order.py",
     "gametree_cli/io/scan_skip.py",  # JSON values skipped (io/partial.py, locate.py)
+    "gametree_cli/views/paste_lines.py",  # the JSON result's lines assembled (views/json_text.py)
 ]
 
 

@@ -204,21 +204,25 @@ def _source_values(tree: Any, codes: np.ndarray) -> list[Value]:
     the tree keeps them in NumPy (a loaded JSON or .gtb file)."""
     from .numeric import LazyValues, int64_view
 
-    distinct, inverse = np.unique(codes, return_inverse=True)
+    if len(codes) and bool((codes[1:] > codes[:-1]).all()):  # already distinct and sorted (a writer's codes)
+        distinct, inverse = codes, None
+    else:
+        distinct, inverse = np.unique(codes, return_inverse=True)
     leaf_values, n = tree.value, len(tree.kind)
     if type(leaf_values) is LazyValues:
         found: list[Any] = [None] * len(distinct)
-        inside = distinct[distinct < n]
-        leaves = inside[int64_view(tree.count)[inside] == 0]
-        for position, value in zip(np.searchsorted(distinct, leaves).tolist(), leaf_values.take(leaves)):
+        is_leaf = distinct < n
+        is_leaf[is_leaf] = int64_view(tree.count)[distinct[is_leaf]] == 0
+        leaves = distinct[is_leaf]
+        for position, value in zip(np.flatnonzero(is_leaf).tolist(), leaf_values.take(leaves)):
             found[position] = value
         value_of = _source_reader(tree)
-        others = np.flatnonzero(~np.isin(distinct, leaves))
+        others = np.flatnonzero(~is_leaf)
         for position, source in zip(others.tolist(), distinct[others].tolist()):
             found[position] = value_of(source)
     else:
         found = list(map(_source_reader(tree), distinct.tolist()))
-    return list(map(found.__getitem__, inverse.reshape(-1).tolist()))
+    return found if inverse is None else list(map(found.__getitem__, inverse.reshape(-1).tolist()))
 
 
 class BoundMap(Mapping):

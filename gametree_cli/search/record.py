@@ -132,6 +132,12 @@ class SearchRecord:
             self._derived_cuts = self._cuts_from_flags()
         return self._derived_cuts
 
+    def cut_nodes(self) -> np.ndarray | None:
+        """:attr:`cuts`' nodes as flagged (int64), for views wording many cuts at once; None: see :attr:`cuts`."""
+        if self._cuts is not None or self.flags is None or self._alpha is None or self._beta is None:
+            return None
+        return self._flagged(CUT)
+
     @property
     def horizon(self) -> set[int]:
         """Nodes evaluated by ``eval`` because the depth limit stopped there."""

@@ -18,7 +18,7 @@ from ..core.model import MAX, Tree
 from ..core.numbers import Value, format_value
 from ..core.numeric import int64_view
 
-__all__ = ["Stats", "Cut", "EXACT", "LOWER", "UPPER", "CUT", "HORIZON", "cut_reasons", "skipped_children"]
+__all__ = ["Stats", "Cut", "EXACT", "LOWER", "UPPER", "CUT", "HORIZON", "cut_reasons", "cut_form", "skipped_children"]
 
 #: bound kind of a value (bits of ``flags``): exact, or a bound the search left
 #: (LOWER: the true value is at least this; UPPER: at most; both: a bound, side unknown)
@@ -78,6 +78,15 @@ def cut_reasons(tree: Tree, nodes: np.ndarray, values: list[Value], alphas: list
             cut = Cut(value, ops[True], "beta", beta, value) if is_max else Cut(value, ops[False], "alpha", alpha, value)
         cuts[node] = cut
     return cuts
+
+
+def cut_form(is_max: bool, strict: bool, hard: bool) -> tuple[str, str, str]:
+    """How :func:`cut_reasons` words a cut at a max (or min) node: ``(value_name, op, bound_name)``,
+    each name ``v``, ``alpha`` or ``beta`` (for views that word many cuts at once)."""
+    op = (">" if strict else ">=") if is_max else ("<" if strict else "<=")
+    if hard:
+        return ("alpha", op, "beta") if is_max else ("beta", op, "alpha")
+    return ("v", op, "beta") if is_max else ("v", op, "alpha")
 
 
 def skipped_children(tree: Tree, cut_at: np.ndarray, child_order: Any) -> list[int]:

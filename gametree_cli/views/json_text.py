@@ -34,6 +34,8 @@ __all__ = ["dumps", "dumps_each", "Piece", "table", "constant", "positive_number
 BUDGET = 1 << 24
 #: lines at least this many are pasted in halves when padding would be most of their matrix
 _HALVED_FROM = 4096
+#: the compiled paste allocates every piece's full width on every line when that is at most this many bytes
+_ROOMY = 1 << 26
 _INT_RANGE = (-(1 << 63), (1 << 64) - 1)  # what orjson writes itself
 
 
@@ -47,7 +49,8 @@ def dumps(item: Any, *, indent: bool = False) -> bytes:
 
 
 def dumps_each(items: Iterable[Any]) -> list[bytes]:
-    """The compact JSON text of each item: for numbers only, or strings only, one orjson call for all.
+    """The compact JSON text of each item: for numbers only, or strings only, one orjson call for all
+    (for both, one for each).
 
     The texts are then cut apart at the separators, which is safe: a number's
     text holds no comma, and inside a string a quote is always escaped, so
@@ -64,6 +67,14 @@ def dumps_each(items: Iterable[Any]) -> list[bytes]:
         if kinds == {str}:
             return [b'"' + part + b'"' for part in text[2:-2].split(b'","')]
         return text[1:-1].split(b",")
+    if len(items) > 1 and str in kinds and kinds - {str} and kinds <= {int, float, str}:  # bounds: numbers, "inf"
+        texts: list[bytes] = [b""] * len(items)
+        strings = [position for position, item in enumerate(items) if item.__class__ is str]
+        numbers = [position for position, item in enumerate(items) if item.__class__ is not str]
+        for positions in (strings, numbers):
+            for position, text in zip(positions, dumps_each([items[position] for position in positions])):
+                texts[position] = text
+        return texts
     return [bytes(memoryview(dumps(item))) for item in items]
 
 
@@ -196,6 +207,48 @@ def lay_out(pieces: list[Piece], lines: slice, out: np.ndarray, sizes: list[int]
 
 def paste(pieces: list[Piece], lines: int) -> np.ndarray:
     """The lines, each the concatenation of its pieces' texts, as one text (UTF-8 bytes in a uint8 array)."""
+    if pieces and lines and _compiled():
+        return _assemble(pieces, lines)
+    return paste_numpy(pieces, lines)
+
+
+def _compiled() -> bool:
+    from .paste_lines import COMPILED
+    return COMPILED
+
+
+def _assemble(pieces: list[Piece], lines: int) -> np.ndarray:
+    """:func:`paste` by the compiled loop (:mod:`.paste_lines`): one pass, no padding to drop."""
+    from .paste_lines import FIRST, ROWS, SAME, assemble
+    count = len(pieces)
+    tables = [np.ascontiguousarray(piece.table) for piece in pieces]
+    rows = [None if piece.index is None else np.ascontiguousarray(piece.index[:lines], dtype=np.int64)
+            for piece in pieces]
+    lengths = [None if piece.lengths is None else np.ascontiguousarray(piece.lengths, dtype=np.int64)
+               for piece in pieces]
+    widths = np.fromiter((table.shape[1] for table in tables), dtype=np.int64, count=count)
+    size = int(widths.sum()) * lines
+    if size > _ROOMY:  # a few long texts (4300-digit values) would make the bound too big: the exact size
+        size = sum(table.shape[1] * lines if length is None else int(length[row].sum()) if row is not None
+                   else int(length[:lines].sum()) if len(table) > 1 else int(length[0]) * lines
+                   for table, row, length in zip(tables, rows, lengths))
+    out = np.empty(size + int(widths.max()) + 8, dtype=np.uint8)  # room for a whole row and a word at the end
+    kinds = np.fromiter((ROWS if row is not None else FIRST if len(table) == 1 else SAME
+                         for table, row in zip(tables, rows)), dtype=np.uint8, count=count)
+    written = assemble(out, lines, _addresses(tables), widths,
+                       np.fromiter((len(table) for table in tables), dtype=np.int64, count=count), kinds,
+                       _addresses(rows), _addresses(lengths))
+    return out[:written]
+
+
+def _addresses(arrays: list[np.ndarray | None]) -> np.ndarray:
+    """Where each array's data is (0: None)."""
+    return np.fromiter((0 if array is None else array.ctypes.data for array in arrays), dtype=np.int64,
+                       count=len(arrays))
+
+
+def paste_numpy(pieces: list[Piece], lines: int) -> np.ndarray:
+    """:func:`paste` in NumPy alone: a NUL-padded byte matrix, its NULs then dropped."""
     used = _used(pieces, slice(0, lines))
     held = np.concatenate([[0], np.cumsum(np.sum(used, axis=0))]) if pieces and lines else np.zeros(lines + 1)
     parts = _paste(pieces, used, held, 0, lines)

@@ -98,9 +98,7 @@ def entry_pieces(columns: list[Column], before: bytes) -> list[Piece]:
     unvisited nodes).
     """
     value = columns[1]  # columns[0], visited, is value.codes >= 0
-    start = before + b'{"visited":'
-    texts = [start + b"false"] + [start + b'true,"value":' + text for text in dumps_each(value.items)]
-    pieces = [table(texts).at(value.codes + 1)]
+    pieces = [_value_table(value.items, before).at(value.codes + 1)]
     later = np.zeros(len(value.codes), dtype=bool)  # a key follows type
     after_type = False
     for column in columns[2:]:
@@ -110,10 +108,25 @@ def entry_pieces(columns: list[Column], before: bytes) -> list[Piece]:
         if after_type:
             later |= column.codes >= 0
     for column in columns[2:]:
-        texts = [b"," + dumps(column.key) + b":" + text for text in dumps_each(column.items)]
+        key = b"," + dumps(column.key) + b":"
+        texts = [key + text for text in dumps_each(column.items)]
         if column.key == "type":  # with the closing brace, unless a key follows
             pieces.append(table([text + b"}" for text in texts] + texts).at(column.codes + later * len(texts)))
         else:
             pieces.append(table(texts).at(column.codes))
     pieces.append(table([b"}"]).at(np.where(later, 0, -1)))
     return pieces
+
+
+#: the last value table made: (items, before, table); chunks that share their values' list share it
+_LAST_VALUES: list[tuple[list[Any], bytes, Piece]] = []
+
+
+def _value_table(items: list[Any], before: bytes) -> Piece:
+    """``before`` + ``{"visited":false``, then per value ``{"visited":true,"value":V``, as a table."""
+    if _LAST_VALUES and _LAST_VALUES[0][0] is items and _LAST_VALUES[0][1] == before:
+        return _LAST_VALUES[0][2]
+    start = before + b'{"visited":'
+    made = table([start + b"false"] + [start + b'true,"value":' + text for text in dumps_each(items)])
+    _LAST_VALUES[:] = [(items, before, made)]
+    return made

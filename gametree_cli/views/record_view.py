@@ -17,15 +17,19 @@ same item only when they print alike (``1`` and ``1.0``, ``0.0`` and
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..core.lazy import lazy_module
 np = lazy_module("numpy")
 
 from ..core.numbers import Value, number_to_json, value_to_json
 from ..search.record import LOWER, UPPER, SearchRecord
+from .cut_words import cut_codes
 
 __all__ = ["RecordView", "Codes", "dense_codes"]
+
+#: integers below this size are their own JSON form (number_to_json)
+_BIG = 1 << 63
 
 #: (codes, items): per node an index into items (-1: the node has no such fact), and the distinct items
 Codes = tuple[np.ndarray, list[Any]]
@@ -36,7 +40,8 @@ class RecordView:
 
     def __init__(self, record: SearchRecord) -> None:
         self.record = record
-        self._cuts: tuple[np.ndarray, np.ndarray, list[str]] | None = None
+        self._cuts: tuple[np.ndarray, list[str]] | None = None
+        self._last_decoded: tuple[np.ndarray, Codes] | None = None  # see _decoded
 
     @cached_property
     def _horizon(self) -> np.ndarray:
@@ -76,9 +81,19 @@ class RecordView:
         if json_items is not None:
             codes[visited] = index
             return codes, json_items(distinct)
-        merged, items = _item_codes(record.decode_values(distinct), value_to_json)
+        merged, items = self._decoded(distinct, lambda: _item_codes(record.decode_values(distinct), value_to_json))
         codes[visited] = merged[index]
         return codes, items
+
+    def _decoded(self, distinct: np.ndarray, decode: Callable[[], Codes]) -> Codes:
+        """``decode()``, or what it gave for the last chunk when that chunk had the same distinct entries
+        (minimax's values: every chunk holds the same few hundred leaf values)."""
+        last = self._last_decoded
+        if last is not None and np.array_equal(last[0], distinct):
+            return last[1]
+        found = decode()
+        self._last_decoded = (distinct, found)
+        return found
 
     def bounds(self, nodes: np.ndarray, visited: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[Any]] | None:
         """Alpha and beta codes (into one list of items) of the visited ``nodes`` the search kept bounds for."""
@@ -128,20 +143,32 @@ class RecordView:
 
     def cuts(self, nodes: np.ndarray) -> Codes | None:
         """Why each of ``nodes`` that had a cut-off skipped its remaining children (its reason)."""
-        if not self.record.cuts:
-            return None
         if self._cuts is None:
-            cuts = self.record.cuts
-            where = np.fromiter(cuts, dtype=np.int64, count=len(cuts))
-            codes, reasons = _item_codes([cut.reason() for cut in cuts.values()], str)
-            order = np.argsort(where, kind="stable")
-            self._cuts = where[order], codes[order], reasons
-        where, codes, reasons = self._cuts
-        found = _lookup(where, codes, nodes)
+            self._cuts = self._cut_table()
+        table, reasons = self._cuts
+        if not reasons:
+            return None
+        found = table[nodes].astype(np.int64)
         present = found >= 0
         distinct, index = dense_codes(found[present])  # only this chunk's reasons
         found[present] = index
         return found, [reasons[code] for code in distinct.tolist()]
+
+    def _cut_table(self) -> tuple[np.ndarray, list[str]]:
+        """Per node of the tree the code of its cut's reason (-1: none), and the distinct reasons."""
+        record = self.record
+        coded = cut_codes(record)
+        if coded is None:
+            cuts = record.cuts
+            where = np.fromiter(cuts, dtype=np.int64, count=len(cuts))
+            codes, reasons = _item_codes([cut.reason() for cut in cuts.values()], str)
+        else:
+            where, raw, worded = coded
+            codes, reasons = _item_codes(worded, str)  # one code per distinct sentence
+            codes = codes[raw]
+        table = np.full(len(record.tree.kind), -1, dtype=np.int32)
+        table[where] = codes
+        return table, reasons
 
     def horizon(self, nodes: np.ndarray) -> np.ndarray | None:
         """Per node, whether ``eval`` gave its value because the depth limit stopped there (None: no such node)."""
@@ -170,12 +197,6 @@ def _member(sorted_nodes: np.ndarray, nodes: np.ndarray) -> np.ndarray:
         return np.zeros(len(nodes), dtype=bool)
     at = np.minimum(np.searchsorted(sorted_nodes, nodes), len(sorted_nodes) - 1)
     return sorted_nodes[at] == nodes
-
-
-def _lookup(sorted_nodes: np.ndarray, codes: np.ndarray, nodes: np.ndarray) -> np.ndarray:
-    """``codes`` of each of ``nodes`` in ``sorted_nodes``, -1 for the others."""
-    at = np.minimum(np.searchsorted(sorted_nodes, nodes), len(sorted_nodes) - 1)
-    return np.where(sorted_nodes[at] == nodes, codes[at], -1)
 
 
 def dense_codes(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -225,4 +246,6 @@ def _item_codes(found: Sequence[Any], to_json: Any) -> Codes:
             index.append(at)
     codes = np.full(len(found), -1, dtype=np.int64)
     codes[present] = index
+    if kinds == {int} and to_json in (value_to_json, number_to_json) and -_BIG < min(distinct) and max(distinct) < _BIG:
+        return codes, distinct  # (an int of JSON is itself)
     return codes, [to_json(item) for item in distinct]
