@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import sys
 import threading
+import time
 from typing import Any, Callable, TypeVar
 
 from ..core.lazy import lazy_module
@@ -60,8 +61,13 @@ def deep_call(function: Callable[..., T], *args: Any) -> T:
         worker.start()
     finally:
         threading.stack_size(previous)
-    while worker.is_alive():  # short waits: a signal delivered to the worker is still seen at once
-        worker.join(0.25)
+    # Poll with sleeps, not join(): Ctrl-C raised inside join()'s lock handling can surface as
+    # "RuntimeError: release unlocked lock" instead of KeyboardInterrupt (seen under load); a
+    # sleep is interrupted cleanly. The pause grows from 1 ms to 50 ms: a short parse waits little.
+    pause = 0.001
+    while worker.is_alive():
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]  # type: ignore[no-any-return]
