@@ -209,6 +209,7 @@ class _Shares:
         else:
             self.lcm *= step
 
+    @cython.cfunc  # a C call per chance node: as a Python method, each call acquired its four memoryviews anew
     @cython.locals(i=cython.Py_ssize_t, c=cython.Py_ssize_t, given=cython.Py_ssize_t, decimals=cython.Py_ssize_t,
                    total=cython.longlong)
     def chance(self, order: cython.const[cython.int][::1], at: cython.Py_ssize_t, k: cython.Py_ssize_t,
