@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
-import shutil
 import stat
 import sys
 from contextlib import contextmanager
@@ -240,6 +238,8 @@ def atomic_output(path: str | os.PathLike[str], *, force: bool = False, protect:
         raise GameTreeError(f"cannot write: {problem.strerror or problem}", file=name) from None
     finally:
         for folder in leftovers:
+            import shutil  # only when a write failed: start-up time
+
             shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -247,7 +247,7 @@ def _private_folder(target: Path, leftovers: list[Path]) -> Path:
     """Make a new folder beside ``target``; it is listed in ``leftovers`` before it exists,
     so that an interrupt at any moment leaves nothing behind."""
     while True:
-        folder = target.parent / f".{target.name}.{secrets.token_hex(4)}.tmp"
+        folder = target.parent / f".{target.name}.{os.urandom(4).hex()}.tmp"  # (os.urandom: secrets costs start-up)
         leftovers.append(folder)
         try:
             os.mkdir(folder, 0o700)

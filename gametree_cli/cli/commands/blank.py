@@ -9,9 +9,9 @@ import typer
 from ..output import stdout_console
 from ..exits import reports_errors
 from ..options import read_tree
-from ...core.model import Tree
 
 if TYPE_CHECKING:
+    from ...core.model import Tree
     from rich.console import RenderableType
 
 __all__ = ["blank_view"]
