@@ -100,6 +100,14 @@ def test_blank_keeps_what_an_exercise_needs(runner) -> None:
     assert result.exit_code == 0 and "2.2  4" in result.stdout
 
 
+def test_blank_speaks_spanish(runner) -> None:
+    """--lang es: the drawing's own words (the notes left out below a level) in Spanish, the tree unchanged."""
+    english = runner.invoke(app, ["blank", AIMA, "--show-depth", "1"]).stdout
+    spanish = runner.invoke(app, ["blank", AIMA, "--show-depth", "1", "--lang", "es"]).stdout
+    assert "more nodes below" in english and "nodos más debajo" in spanish and "more" not in spanish
+    assert spanish.splitlines()[:2] == english.splitlines()[:2]
+
+
 def test_blank_bad_tree_exits_2(runner, tmp_path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text("root:\n  children:\n    - id: B\n      children: [1]\n    - id: B\n      children: [2]\n")

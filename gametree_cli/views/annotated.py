@@ -120,8 +120,8 @@ def _label(record: SearchRecord, node: int, on_pv: bool, pruned: bool, blank: bo
     if probe is not None:  # Star2: what the probe of the node's first move said
         side, found = probe
         shown = f"≥ {format_value(found)}" if side == "lower" else (
-            f"≤ {format_value(found)}" if side == "upper" else f"{format_value(found)}, no bound")
-        text.append(f"  (probe: {shown})", style="cyan")
+            f"≤ {format_value(found)}" if side == "upper" else f"{format_value(found)}, {w['no_bound']}")
+        text.append("  " + w["probe"].format(shown=shown), style="cyan")
     cut = record.cut(node)
     if cut is not None:
         said = w["last_child"] if record.skipped_nothing(node) else w["cut"]

@@ -37,6 +37,8 @@ _EN = {
     "more_children": "… {count} more children not drawn",
     "more_nodes": "… {count} more node{s} below",
     "more": "… {count} more",
+    "probe": "(probe: {shown})",
+    "no_bound": "no bound",
     "order_note": "(children drawn in the order searched, --order {order}; #n is the child's position in the file)",
     "wide_note": "(nodes with more than {cap} children: {count} of them left out, with what is below them; "
                  "use --show-all to see them)",
@@ -86,6 +88,8 @@ _ES = {
     "more_children": "… {count} hijos más sin dibujar",
     "more_nodes": "… {count} nodo{s} más debajo",
     "more": "… {count} más",
+    "probe": "(sondeo: {shown})",
+    "no_bound": "sin cota",
     "order_note": "(hijos dibujados en el orden de búsqueda, --order {order}; #n es la posición del hijo en el fichero)",
     "wide_note": "(nodos con más de {cap} hijos: {count} de ellos omitidos, con lo que hay debajo; "
                  "use --show-all para verlos)",

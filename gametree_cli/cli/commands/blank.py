@@ -8,7 +8,7 @@ import typer
 
 from ..output import stdout_console
 from ..exits import reports_errors
-from ..options import read_tree
+from ..options import Language, read_tree
 
 if TYPE_CHECKING:
     from ...core.model import Tree
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 __all__ = ["blank_view"]
 
 
-def blank_view(tree: Tree, *, max_nodes: int | None = None, depth: int | None = None) -> RenderableType:
+def blank_view(tree: Tree, *, max_nodes: int | None = None, depth: int | None = None, lang: str = "en") -> RenderableType:
     """Title and tree with structure, moves, types, probabilities, evals and leaf values only
     (at most ``max_nodes`` nodes drawn: default ``DEFAULT_MAX_NODES_SHOWN``)."""
     from rich.console import Group  # rich only when drawing: start-up time of the other commands
@@ -32,7 +32,7 @@ def blank_view(tree: Tree, *, max_nodes: int | None = None, depth: int | None = 
     parts: list[RenderableType] = []
     if tree.title:
         parts.append(Text(tree.title, style="bold underline"))
-    parts.append(annotated_tree(unsolved, max_nodes=max_nodes, depth=depth, blank=True))
+    parts.append(annotated_tree(unsolved, max_nodes=max_nodes, depth=depth, blank=True, lang=lang))
     return Group(*parts)
 
 
@@ -42,8 +42,9 @@ def blank_command(
     tree_text: Annotated[Optional[str], typer.Option("--tree", help="The tree inline, e.g. '[[3,12,8],[2,4,6],[14,5,2]]'.")] = None,
     show_depth: Annotated[Optional[int], typer.Option("--show-depth", help="Draw this many levels of the tree.")] = None,
     show_all: Annotated[bool, typer.Option("--show-all", help="Draw the whole tree, however big.")] = False,
+    lang: Annotated[Language, typer.Option("--lang", help="Language of the drawing's words: en or es.")] = Language.en,
 ) -> None:
     """Draw the tree without any computed value: an exercise to hand out."""
     tree = read_tree(tree_file, tree_text)
     max_nodes = len(tree) if show_all else None
-    stdout_console().print(blank_view(tree, max_nodes=max_nodes, depth=show_depth))
+    stdout_console().print(blank_view(tree, max_nodes=max_nodes, depth=show_depth, lang=lang.value))
