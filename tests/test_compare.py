@@ -100,6 +100,12 @@ def test_blank_keeps_what_an_exercise_needs(runner) -> None:
     assert result.exit_code == 0 and "2.2  4" in result.stdout
 
 
+def test_compare_speaks_spanish(runner) -> None:
+    spanish = runner.invoke(app, ["compare", AIMA, "--lang", "es"]).stdout
+    assert "mejor jugada" in spanish and "nodos visitados" in spanish and "2 de 13 nodos (15.4%)" in spanish
+    assert "best move" not in spanish
+
+
 def test_blank_speaks_spanish(runner) -> None:
     """--lang es: the drawing's own words (the notes left out below a level) in Spanish, the tree unchanged."""
     english = runner.invoke(app, ["blank", AIMA, "--show-depth", "1"]).stdout

@@ -9,25 +9,28 @@ from rich.text import Text
 
 from .comparison import Comparison
 from ..core.numbers import format_value, value_to_json
+from ..views.words import words
 
 __all__ = ["comparison_table", "comparison_document", "pruned_cell"]
 
 
-def pruned_cell(row: Comparison) -> str:
-    """``2 of 13 nodes (15.4%)``."""
-    return f"{row.pruned:,} of {row.searchable:,} nodes ({float(row.pruned_share) * 100:.1f}%)"
+def pruned_cell(row: Comparison, lang: str = "en") -> str:
+    """``2 of 13 nodes (15.4%)`` (``2 de 13 nodos`` in Spanish)."""
+    of, nodes = ("de", "nodos") if lang == "es" else ("of", "nodes")
+    return f"{row.pruned:,} {of} {row.searchable:,} {nodes} ({float(row.pruned_share) * 100:.1f}%)"
 
 
-def comparison_table(rows: Sequence[Comparison], title: str | None = None) -> Table:
+def comparison_table(rows: Sequence[Comparison], title: str | None = None, lang: str = "en") -> Table:
     """One row per algorithm: value, best move, nodes visited, leaves evaluated, cut-offs, share pruned."""
+    w = words(lang)
     table = Table(title=title, header_style="bold")
-    table.add_column("algorithm", style="bold")
-    table.add_column("value", justify="right")
-    table.add_column("best move")
-    table.add_column("nodes visited", justify="right")
-    table.add_column("leaves evaluated", justify="right")
-    table.add_column("cut-offs", justify="right")
-    table.add_column("pruned", justify="right")
+    table.add_column(w["algorithm"], style="bold")
+    table.add_column(w["value"], justify="right")
+    table.add_column(w["best_move"])
+    table.add_column(w["nodes_visited"], justify="right")
+    table.add_column(w["leaves_evaluated"], justify="right")
+    table.add_column(w["cutoffs"], justify="right")
+    table.add_column("podados" if lang == "es" else "pruned", justify="right")
     for row in rows:
         record = row.record
         if record is None:
@@ -42,7 +45,7 @@ def comparison_table(rows: Sequence[Comparison], title: str | None = None) -> Ta
             f"{stats.nodes_visited:,}",
             f"{stats.leaves_evaluated:,}",
             f"{stats.cutoffs:,}",
-            pruned_cell(row),
+            pruned_cell(row, lang),
         )
     return table
 

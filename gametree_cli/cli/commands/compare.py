@@ -10,7 +10,7 @@ import typer
 
 from ..output import stdout_console
 from ..exits import reports_errors
-from ..options import Order, OutputFormat, read_tree
+from ..options import Language, Order, OutputFormat, read_tree
 @reports_errors
 def compare_command(
     tree_file: Annotated[Optional[str], typer.Argument(metavar="TREE", help="Tree file or '-' for standard input.")] = None,
@@ -18,6 +18,7 @@ def compare_command(
     depth: Annotated[Optional[int], typer.Option("--depth", "-d", help="Stop N plies below the root and use the nodes' eval there.")] = None,
     order: Annotated[Order, typer.Option("--order", help="Children order for pruning searches: given, best or worst.")] = Order.given,
     output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text (a table) or json.")] = OutputFormat.text,
+    lang: Annotated[Language, typer.Option("--lang", help="Language of the table: en or es (JSON stays as it is).")] = Language.en,
 ) -> None:
     """Run every algorithm that fits the tree: value, best move, nodes visited, leaves, cut-offs, share pruned."""
     from ...search.registry import Options
@@ -30,4 +31,4 @@ def compare_command(
         json.dump(comparison_document(rows), sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
         return
-    stdout_console().print(comparison_table(rows, title=tree.title))
+    stdout_console().print(comparison_table(rows, title=tree.title, lang=lang.value))
