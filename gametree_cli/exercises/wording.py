@@ -38,8 +38,9 @@ _EN = {
     "visited": "nodes visited",
     "of": "of",
     "key legend": (
-        "Thick green: the principal variation. Dashed grey with a red mark: pruned. Beside each node: the "
-        "$\\alpha$ and $\\beta$ it returned with, and in red the condition that cut."),
+        "Thick green and $\\star$: the principal variation. Dashed grey with a red mark: pruned. "
+        "$\\leq v$ / $\\geq v$: a bound (the node's search stopped early), not its value. Beside each node: "
+        "the $\\alpha$ and $\\beta$ it returned with, and in red the condition that cut."),
     "algorithm minimax": "minimax",
     "algorithm alphabeta": "alpha-beta",
     "algorithm expectiminimax": "expectiminimax",
@@ -75,8 +76,8 @@ _ES = {
     "visited": "nodos visitados",
     "of": "de",
     "key legend": (
-        "En verde y trazo grueso: la variante principal. Discontinuo y en gris, con una marca roja: lo podado. "
-        "Junto a cada nodo: los valores de $\\alpha$ y $\\beta$ con los que devolvió su valor y, en rojo, la "
+        "En verde y trazo grueso, con $\\star$: la variante principal. Discontinuo y en gris, con una marca roja: "
+        "lo podado. $\\leq v$ / $\\geq v$: una cota (la búsqueda del nodo se cortó), no su valor. Junto a cada nodo: los valores de $\\alpha$ y $\\beta$ con los que devolvió su valor y, en rojo, la "
         "condición de poda."),
     "algorithm minimax": "minimax",
     "algorithm alphabeta": "poda alfa-beta",
