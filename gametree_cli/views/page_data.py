@@ -28,7 +28,7 @@ from ..search.events import CALL, CUT, LEAF, RETURN, Event
 from ..core.model import CHANCE, LEAF as LEAF_KIND, MAX, MIN
 from ..core.numbers import format_value
 from ..search.record import LOWER, UPPER, SearchRecord
-from .page_words import page_words
+from .page_words import page_words, said_name
 from .picture import Drawn
 from .trace import TraceFormatter
 
@@ -37,7 +37,6 @@ __all__ = ["page_steps", "bound_marks", "pretty", "final_values", "pv_positions"
 KIND_CODES = {CALL: "c", LEAF: "l", CUT: "x", RETURN: "r"}
 _OPS = {">=": "≥", "<=": "≤", ">": ">", "<": "<"}
 _GREEK = {"alpha": "α", "beta": "β"}
-_BOUND_NAMES = ("upper", "lower", "probed lower", "probed upper")
 
 
 def pretty(text: str) -> str:
@@ -145,8 +144,7 @@ class _StepWriter:
         bound = detail.get("bound", "beta")
         bound_value = detail.get("bound_value", event.beta if bound == "beta" else event.alpha)
         name = detail.get("value_name", "v")
-        if name in _BOUND_NAMES:  # in the page's language
-            name = self.said[name]
+        name, bound = said_name(name, self.said), said_name(bound, self.said)  # upper, Bound…: in the page's language
         return (f"✂ {_GREEK.get(name, name)}={pretty(format_value(event.value))} {op} "
                 f"{_GREEK.get(bound, bound)}={pretty(format_value(bound_value))}")
 

@@ -17,8 +17,8 @@ from ..core.model import LEAF
 from ..core.numbers import format_value
 from ..search.record import SearchRecord
 from .page_data import bound_marks
+from .page_words import page_reason
 from .picture import Drawn
-from .words import cut_reason
 
 __all__ = ["practice_data"]
 
@@ -50,14 +50,15 @@ def practice_data(record: SearchRecord, drawn: list[Drawn], options: Options | N
                 entry["alpha"], entry["beta"] = format_value(window[0]), format_value(window[1])
         cut = record.cut(node)
         if cut is not None:
-            entry["cut"] = cut_reason(cut, lang)
+            entry["cut"] = page_reason(cut, lang)
         entries.append(entry)
     pruned = [index[node] for node in record.pruned if node in index]
     cut_by = {}
     for position in pruned:  # the cut that skipped it: its parent's reason
         parent = record.tree.parents()[drawn[position].node]
         reason = record.cut(parent)
-        cut_by[position] = f"{record.node_id(parent)}: {cut_reason(reason, lang)}" if reason is not None else record.node_id(parent)
+        cut_by[position] = (f"{record.node_id(parent)}: {page_reason(reason, lang)}" if reason is not None
+                            else record.node_id(parent))
     exercise = answer_key(record, tree=tree_to_document(record.tree), options=options)
     exercise.pop("answers")
     exercise["name"] = f"{record.tree.title or 'tree'}: {record.algorithm} (answers from the page)"

@@ -13,9 +13,15 @@ in Python (``str.format``) or in the script (the same syntax).
 
 from __future__ import annotations
 
-from .words import words
+import re
+from typing import TYPE_CHECKING
 
-__all__ = ["page_words"]
+from .words import cut_reason, words
+
+if TYPE_CHECKING:
+    from ..search.record_facts import Cut
+
+__all__ = ["page_words", "said_name", "page_reason"]
 
 _EN = {
     # the page's frame (page.html)
@@ -67,6 +73,7 @@ _EN = {
     "kind_r": "return",
     "not_drawn": "{count} nodes not drawn",
     "bound_label": "Bound",
+    "best": "Best[{player}]",
     "test": "prune if {name} {op} {bound} = {value}",
     "test_chance": "prune if upper {down} α = {alpha} or lower {up} β = {beta}",
     "test_shallow": "prune if Best[{player}] ≥ Bound = {bound}",
@@ -147,6 +154,7 @@ _ES = {
     "kind_r": "retorno",
     "not_drawn": "{count} nodos sin dibujar",
     "bound_label": "Cota",
+    "best": "Mejor[{player}]",
     "test": "poda si {name} {op} {bound} = {value}",
     "test_chance": "poda si cota superior {down} α = {alpha} o cota inferior {up} β = {beta}",
     "test_shallow": "poda si Mejor[{player}] ≥ Cota = {bound}",
@@ -186,3 +194,27 @@ def page_words(lang: str = "en") -> dict[str, str]:
     """The page's word table in ``lang`` (``en`` or ``es``; anything else is refused by :func:`.words` first)."""
     words(lang)  # the one place that knows the languages, and says so clearly
     return _TABLES[lang]
+
+
+_BEST = re.compile(r"\bBest\[([^\]]*)\]")
+_NAMES = {"upper": "upper", "lower": "lower", "probed lower": "probed lower", "probed upper": "probed upper",
+          "Bound": "bound_label"}
+
+
+def said_name(name: str, said: dict[str, str]) -> str:
+    """A cut's value or bound name (``upper``, shallow pruning's ``Best[P3]`` and ``Bound``) in the page's words."""
+    best = _BEST.fullmatch(name)
+    if best:
+        return said["best"].format(player=best.group(1))
+    return said[_NAMES[name]] if name in _NAMES else name
+
+
+def page_reason(cut: "Cut", lang: str = "en") -> str:
+    """A cut's reason as the practice mode quotes it: :func:`.words.cut_reason`, and in Spanish
+    shallow pruning's ``Best[P3]=7 >= Bound=6`` as ``Mejor[P3]=7 >= Cota=6``."""
+    text = cut_reason(cut, lang)
+    if lang == "en":
+        return text
+    said = page_words(lang)
+    text = _BEST.sub(lambda match: said["best"].format(player=match.group(1)), text)
+    return re.sub(r"\bBound=", said["bound_label"] + "=", text)
