@@ -97,7 +97,8 @@ def render_page(record: SearchRecord, events: list[Event], *, lang: str = "en", 
     assets = page_assets()
     parts = {"TITLE": escape(f"{title} · {record.algorithm}"), "HEADING": escape(title),
              "ALGORITHM": escape(record.algorithm), "LANG": lang, "STYLE": assets["page.css"],
-             "SVG": draw_svg(drawn, spot, said=said), "DATA": _json(data), "SCRIPT": assets["practice.js"] + assets["page.js"]}
+             "SVG": draw_svg(drawn, spot, said=said), "DATA": _json(data),
+             "SCRIPT": assets["practice.js"] + assets["page.js"]}
     parts.update({f"w:{key}": escape(text) for key, text in said.items()})  # {{w:key}}: the page's words
     # one pass over the template: nothing inserted (a node id, say) is read as a placeholder
     return re.sub(r"\{\{([A-Z]+|w:[a-z_]+)\}\}", lambda match: parts[match.group(1)], assets["page.html"])
