@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from gametree_cli.core.numbers import format_value
 from gametree_cli.views import page as page_view
 from gametree_cli.views.page import render_page
 from gametree_cli.views.page_data import page_steps
+from gametree_cli.views.page_words import page_words
 from gametree_cli.views.picture import picture_nodes
 from gametree_cli.views.steps import step_looks
 
@@ -111,6 +113,97 @@ def test_spanish_page_uses_the_notes_wording_and_bounds_show_as_bounds() -> None
     assert lines[0].startswith("Invocacion maxValue(A")
     final = dict(zip(data["ids"], data["final"]))
     assert final["B3"] == "≥8" and final["C"] == "≤2" and final["A"] == "3"
+
+
+#: not words of either language: the address fragment, the option and command a tooltip names
+_NOT_WORDS = re.compile(r"#step=N|--show-all|\brender\b|\{\w+\}")
+
+
+def _tokens(text: str) -> set[str]:
+    return {word.lower() for word in re.findall(r"[^\W\d_]{3,}", _NOT_WORDS.sub(" ", text))}
+
+
+#: the words the page's English and Spanish share (a key's name, a Greek letter spelt out)
+_BOTH = {"tab", "beta"}
+
+
+def english_words() -> set[str]:
+    """The words of the page's English UI, but those Spanish writes the same."""
+    return _tokens(" ".join(page_words("en").values())) - _BOTH
+
+
+def english_left(text: str, *also: str) -> set[str]:
+    """The English UI words in ``text`` (``also``: the tree's own title and the algorithm, not the page's)."""
+    for own in also:
+        text = text.replace(own, " ")
+    return _tokens(text) & english_words()
+
+
+class _Visible(HTMLParser):
+    """What a reader sees or hears of the page's HTML: text outside scripts and styles, titles, labels."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.hidden += tag in ("script", "style")
+        self.texts += [value or "" for name, value in attrs if name in ("title", "aria-label")]
+
+    def handle_endtag(self, tag: str) -> None:
+        self.hidden -= tag in ("script", "style")
+
+    def handle_data(self, data: str) -> None:
+        if not self.hidden:
+            self.texts.append(data)
+
+
+def test_page_word_tables_match() -> None:
+    english, spanish = page_words("en"), page_words("es")
+    assert english.keys() == spanish.keys()
+    for key, text in english.items():
+        assert set(re.findall(r"\{(\w+)\}", text)) == set(re.findall(r"\{(\w+)\}", spanish[key])), key
+    assert len(english_words()) > 60  # the check below has something to find
+
+
+@pytest.mark.parametrize(("tree_file", "algo", "options"), [
+    ("aima-5-2.yaml", "alphabeta", []), ("dice.yaml", "star1", []), ("shallow-sum9.yaml", "shallow", []),
+    ("star2-probe.yaml", "star2", []), ("course.yaml", "alphabeta", ["--show-depth", "1"])])
+def test_spanish_page_has_no_english_ui_word_left(runner, tmp_path: Path, tree_file: str, algo: str,
+                                                  options: list[str]) -> None:
+    """Everything the page shows in Spanish: its HTML, the words its script uses, the pruning tests,
+    the summary, the cuts' reasons in the practice key; an English page shows those English words."""
+    pages = {}
+    for lang in ("en", "es"):
+        out = tmp_path / f"{lang}.html"
+        result = runner.invoke(app, ["render", str(TREES / tree_file), "--algo", algo, "--lang", lang, "-o", str(out),
+                                     *options])
+        assert result.exit_code == 0, result.output
+        pages[lang] = out.read_text(encoding="utf-8")
+    for lang, html in pages.items():
+        data, visible = page_data(html), _Visible()
+        visible.feed(html)
+        shown = [*visible.texts, *data["words"].values(), data["summary"], *data["practice"]["cutBy"].values(),
+                 *(step[4][1] for step in data["steps"] if step[4])]
+        left = english_left(" ".join(shown), data["title"], data["algorithm"])
+        if lang == "es":
+            assert left == set(), left
+            assert data["words"] == page_words("es") and '<html lang="es">' in html
+        else:
+            assert {"watch", "practise", "step", "prune", "check", "download"} <= left
+
+
+def test_spanish_pruning_tests_and_cut_names() -> None:
+    tree, record, events = searched(TREES / "aima-5-2.yaml", "alphabeta")
+    tests = {step[4][1] for step in page_data(render_page(record, events, lang="es"))["steps"] if step[4]}
+    assert {"poda si v ≤ α = 3", "poda si v ≥ β = ∞", "✂ v=2 ≤ α=3"} <= tests
+    tree, record, events = searched(TREES / "dice.yaml", "star1")
+    tests = {step[4][1] for step in page_data(render_page(record, events, lang="es"))["steps"] if step[4]}
+    assert any(test.startswith("poda si cota superior ≤ α = ") and " o cota inferior ≥ β = " in test for test in tests)
+    tree, record, events = searched(TREES / "shallow-sum9.yaml", "shallow")
+    tests = {step[4][1] for step in page_data(render_page(record, events, lang="es"))["steps"] if step[4]}
+    assert any(re.fullmatch(r"poda si Mejor\[\w+\] ≥ Cota = \d+", test) for test in tests), tests
 
 
 def test_the_page_is_self_contained() -> None:

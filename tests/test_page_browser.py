@@ -267,3 +267,42 @@ def test_the_page_makes_no_network_request(browser, tmp_path) -> None:
     page.click("#mode-watch")
     assert requests == [path.as_uri()]  # the page itself, from disk; nothing else
     assert not errors
+
+
+def test_spanish_page_steps_and_checks_in_spanish(browser, tmp_path) -> None:
+    """``--lang es``: the buttons, the step's badge, the pruning test at C before its cut, the play button
+    while playing, and the practice mode's help, reasons and score; no English UI word anywhere on screen."""
+    from .test_page import english_left
+
+    tree = load_tree(TREES / "aima-5-2.yaml")
+    recorder = Recorder()
+    record = solve(tree, "alphabeta", observer=recorder)
+    path = tmp_path / "aima-es.html"
+    path.write_text(render_page(record, recorder.events, lang="es"), encoding="utf-8")
+    page, errors = open_page(browser, path)
+    assert page.inner_text("#mode-watch") == "Ver" and page.inner_text("#play") == "▶ Reproducir"
+    decides_c = next(k for k, event in enumerate(recorder.events)
+                     if event.kind == "leaf" and tree.node_id(event.node) == "C.1")
+    for k in range(1, decides_c + 1):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector(f'body[data-step="{k}"]', state="attached")
+    assert page.inner_text("#step-kind") == "hoja"
+    assert page.inner_text("#test-line") == "C: poda si v ≤ α = 3"
+    assert page.text_content('#tree .node[data-node="C"] .test text') == "poda si v ≤ α = 3"
+    page.keyboard.press("ArrowRight")  # the cut
+    assert page.inner_text("#step-kind") == "corte ✂"
+    watching = page.inner_text("body")
+    page.click("#play")
+    assert page.inner_text("#play") == "⏸ Pausa"
+    page.click("#play")
+    page.click("#mode-practice")
+    fill(page, "B", "value", "4")
+    fill(page, "A", "value", "3")
+    page.click("#check")
+    page.wait_for_selector("body[data-checked=true]", state="attached")
+    assert "valor: la búsqueda da 3, no 4" in page.inner_text('#answers tr[data-for="B"] td.why')
+    assert "✗ corte no visto: C.2 nunca se visita (C: v=2 <= alfa=3)" in page.inner_text("#cut-results")
+    assert page.inner_text("#score") == "1 de 6 bien"
+    practising = page.inner_text("body")
+    assert english_left(watching + "\n" + practising, tree.title, "alphabeta") == set()
+    assert not errors

@@ -28,6 +28,7 @@ from .annotated import summary_line
 from .page_data import final_values, page_steps, pv_positions
 from .page_practice import practice_data
 from .page_svg import KIND_NAMES, draw_svg, layout
+from .page_words import page_words
 from .picture import picture_nodes
 
 __all__ = ["render_page", "StepRecorder", "MAX_PAGE_STEPS", "PAGE_MAX_DRAWN", "page_assets"]
@@ -71,16 +72,17 @@ def _json(data: Any) -> str:
 def render_page(record: SearchRecord, events: list[Event], *, lang: str = "en", options: Options | None = None,
                 depth: int | None = None, max_nodes: int = PAGE_MAX_DRAWN, practise: bool = False) -> str:
     """The whole page for one search and the events it reported (``practise``: it opens in practice mode)."""
+    said = page_words(lang)
     drawn = picture_nodes(record, blank=True, max_nodes=max_nodes, depth=depth)
     spot = layout(drawn)
     steps = page_steps(record, events, drawn, lang)
-    title = record.tree.title or "game tree"
+    title = record.tree.title or said["title"]
     data = {
         "title": title,
         "algorithm": record.algorithm,
         "lang": lang,
         "start": "practice" if practise else "watch",
-        "summary": summary_line(record).plain,
+        "summary": summary_line(record, lang).plain,
         "ids": [item.name for item in drawn],
         "kinds": [KIND_NAMES[item.kind] for item in drawn],
         "parent": spot.parent,
@@ -89,12 +91,15 @@ def render_page(record: SearchRecord, events: list[Event], *, lang: str = "en", 
         "pv": pv_positions(record, drawn),
         "final": final_values(record, drawn),
         "steps": steps,
-        "practice": practice_data(record, drawn, options, complete=not any(item.hidden for item in drawn)),
+        "practice": practice_data(record, drawn, options, complete=not any(item.hidden for item in drawn), lang=lang),
+        "words": said,
     }
     assets = page_assets()
     parts = {"TITLE": escape(f"{title} · {record.algorithm}"), "HEADING": escape(title),
              "ALGORITHM": escape(record.algorithm), "LANG": lang, "STYLE": assets["page.css"],
-             "SVG": draw_svg(drawn, spot), "DATA": _json(data), "SCRIPT": assets["practice.js"] + assets["page.js"]}
+             "SVG": draw_svg(drawn, spot, said=said), "DATA": _json(data),
+             "SCRIPT": assets["practice.js"] + assets["page.js"]}
+    parts.update({f"w:{key}": escape(text) for key, text in said.items()})  # {{w:key}}: the page's words
     # one pass over the template: nothing inserted (a node id, say) is read as a placeholder
-    return re.sub(r"\{\{([A-Z]+)\}\}", lambda match: parts[match.group(1)], assets["page.html"])
+    return re.sub(r"\{\{([A-Z]+|w:[a-z_]+)\}\}", lambda match: parts[match.group(1)], assets["page.html"])
 

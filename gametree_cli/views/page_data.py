@@ -28,6 +28,7 @@ from ..search.events import CALL, CUT, LEAF, RETURN, Event
 from ..core.model import CHANCE, LEAF as LEAF_KIND, MAX, MIN
 from ..core.numbers import format_value
 from ..search.record import LOWER, UPPER, SearchRecord
+from .page_words import page_words, said_name
 from .picture import Drawn
 from .trace import TraceFormatter
 
@@ -66,7 +67,7 @@ class _StepWriter:
         self.record, self.tree = record, tree
         self.index = {item.node: position for position, item in enumerate(drawn)}
         self.parent = tree.parents()
-        self.formatter, self.lang = TraceFormatter(tree, lang), lang
+        self.formatter, self.lang, self.said = TraceFormatter(tree, lang), lang, page_words(lang)
         self.windows: dict[int, tuple[str, str]] = {}
         self.shallow: dict[int, str] = {}
         self.roles: dict[int, str] = {}
@@ -115,8 +116,9 @@ class _StepWriter:
 
     def test(self, node: int) -> str:
         """The pruning test in force at ``node`` now, or ``""`` where none applies."""
+        said = self.said
         if node in self.shallow:
-            return f"prune if Best[{self.tree.player_name(node)}] ≥ Bound = {pretty(self.shallow[node])}"
+            return said["test_shallow"].format(player=self.tree.player_name(node), bound=pretty(self.shallow[node]))
         window = self.windows.get(node)
         if window is None:
             return ""
@@ -124,11 +126,11 @@ class _StepWriter:
         kind, role = self.tree.kind[node], self.roles.get(node)
         up, down = (">", "<") if self.strict else ("≥", "≤")
         if kind == CHANCE:
-            return f"prune if upper {down} α = {alpha} or lower {up} β = {beta}"
+            return said["test_chance"].format(down=down, up=up, alpha=alpha, beta=beta)
         if kind == MAX or role == "max":
-            return f"prune if α {up} β = {beta}" if self.hard else f"prune if v {up} β = {beta}"
+            return said["test"].format(name="α" if self.hard else "v", op=up, bound="β", value=beta)
         if kind == MIN or role == "min":
-            return f"prune if β {down} α = {alpha}" if self.hard else f"prune if v {down} α = {alpha}"
+            return said["test"].format(name="β" if self.hard else "v", op=down, bound="α", value=alpha)
         return ""
 
     def placed(self, node: int, text: str) -> list[Any]:
@@ -142,6 +144,7 @@ class _StepWriter:
         bound = detail.get("bound", "beta")
         bound_value = detail.get("bound_value", event.beta if bound == "beta" else event.alpha)
         name = detail.get("value_name", "v")
+        name, bound = said_name(name, self.said), said_name(bound, self.said)  # upper, Bound…: in the page's language
         return (f"✂ {_GREEK.get(name, name)}={pretty(format_value(event.value))} {op} "
                 f"{_GREEK.get(bound, bound)}={pretty(format_value(bound_value))}")
 

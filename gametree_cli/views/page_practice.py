@@ -17,16 +17,19 @@ from ..core.model import LEAF
 from ..core.numbers import format_value
 from ..search.record import SearchRecord
 from .page_data import bound_marks
+from .page_words import page_reason
 from .picture import Drawn
 
 __all__ = ["practice_data"]
 
 
-def practice_data(record: SearchRecord, drawn: list[Drawn], options: Options | None, complete: bool) -> dict[str, Any]:
+def practice_data(record: SearchRecord, drawn: list[Drawn], options: Options | None, complete: bool,
+                  lang: str = "en") -> dict[str, Any]:
     """The answer key of the drawn inner nodes, the cuts, and the downloadable exercise's header.
 
     ``complete``: every node is drawn; practice on a collapsed tree would ask for
-    nodes the student cannot see, so the page then offers watching only.
+    nodes the student cannot see, so the page then offers watching only. ``lang``: the cuts'
+    reasons as the page shows them (the downloaded exercise stays as the contract writes it).
     """
     from .answer_key import answer_key  # imported here: it imports the loaders, needed only now
 
@@ -47,14 +50,15 @@ def practice_data(record: SearchRecord, drawn: list[Drawn], options: Options | N
                 entry["alpha"], entry["beta"] = format_value(window[0]), format_value(window[1])
         cut = record.cut(node)
         if cut is not None:
-            entry["cut"] = cut.reason()
+            entry["cut"] = page_reason(cut, lang)
         entries.append(entry)
     pruned = [index[node] for node in record.pruned if node in index]
     cut_by = {}
     for position in pruned:  # the cut that skipped it: its parent's reason
         parent = record.tree.parents()[drawn[position].node]
         reason = record.cut(parent)
-        cut_by[position] = f"{record.node_id(parent)}: {reason.reason()}" if reason is not None else record.node_id(parent)
+        cut_by[position] = (f"{record.node_id(parent)}: {page_reason(reason, lang)}" if reason is not None
+                            else record.node_id(parent))
     exercise = answer_key(record, tree=tree_to_document(record.tree), options=options)
     exercise.pop("answers")
     exercise["name"] = f"{record.tree.title or 'tree'}: {record.algorithm} (answers from the page)"

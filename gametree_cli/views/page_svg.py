@@ -16,6 +16,7 @@ from html import escape
 from ..core.model import CHANCE, LEAF, MAX, MIN, PLAYER
 from ..core.numbers import format_number, format_value
 from .page_data import pretty
+from .page_words import page_words
 from .picture import Drawn
 
 __all__ = ["Layout", "layout", "Look", "draw_svg", "KIND_NAMES"]
@@ -100,7 +101,7 @@ def _shape(item: Drawn) -> str:
     return f'<rect class="shape" x="{-width / 2:.0f}" y="-17" width="{width:.0f}" height="34" rx="3"/>'
 
 
-def _node(position: int, item: Drawn, x: float, y: float, look: Look) -> str:
+def _node(position: int, item: Drawn, x: float, y: float, look: Look, said: dict[str, str]) -> str:
     kind = KIND_NAMES[item.kind]
     value_y = {MAX: 12, MIN: -2, PLAYER: 14}.get(item.kind, 6)
     parts = [
@@ -120,11 +121,11 @@ def _node(position: int, item: Drawn, x: float, y: float, look: Look) -> str:
         left = -58 if item.kind == PLAYER else -30
         parts.append(f'<text class="name" x="{left}" y="5">{escape(item.name)}</text>')
         right = 58 if item.kind == PLAYER else 30
-        alpha = _window_text(look.alpha, look.beta)
+        alpha = _window_text(look.alpha, look.beta, said["bound_label"])
         parts.append(f'<text class="win" x="{right}" y="-4"><tspan class="a">{escape(alpha[0])}</tspan>'
                      f'<tspan class="b" x="{right}" dy="17">{escape(alpha[1])}</tspan></text>')
     if item.hidden:
-        parts.append(f'<text class="more" y="40">+{item.hidden:,} more</text>')
+        parts.append(f'<text class="more" y="40">{escape(said["more"].format(count=f"{item.hidden:,}"))}</text>')
     parts.append(f'<g class="test"{_hidden(look.test)}><rect class="pill" x="-90" y="26" '
                  f'width="180" height="24" rx="12"/><text y="43">{escape(look.test)}</text></g>')
     parts.append("</g>")
@@ -135,11 +136,11 @@ def _hidden(shown: object) -> str:
     return "" if shown else ' visibility="hidden"'
 
 
-def _window_text(alpha: str, beta: str) -> tuple[str, str]:
+def _window_text(alpha: str, beta: str, bound: str = "Bound") -> tuple[str, str]:
     if not alpha and not beta:
         return "", ""
     if alpha == "Bound":
-        return f"Bound={pretty(beta)}", ""
+        return f"{bound}={pretty(beta)}", ""
     return f"α={pretty(alpha)}", f"β={pretty(beta)}"
 
 
@@ -160,12 +161,14 @@ def _edge(position: int, item: Drawn, parent: int, spot: Layout, look: Look) -> 
 
 
 def draw_svg(drawn: list[Drawn], spot: Layout, looks: list[Look] | None = None, *, standalone: bool = False,
-             style: str = "") -> str:
-    """The tree as one ``<svg>``; ``looks`` gives each node's state (default: before the first step)."""
+             style: str = "", said: dict[str, str] | None = None) -> str:
+    """The tree as one ``<svg>``; ``looks`` gives each node's state (default: before the first step);
+    ``said``: the page's words (:mod:`.page_words`), English by default."""
+    said = said or page_words("en")
     looks = looks or [Look() for _ in drawn]
     head = f'<svg xmlns="http://www.w3.org/2000/svg" id="tree" viewBox="0 0 {spot.width:.0f} {spot.height:.0f}"'
     head += f' width="{spot.width:.0f}" height="{spot.height:.0f}"' if standalone else ""
-    parts = [head + ' role="img" aria-label="game tree">']
+    parts = [head + f' role="img" aria-label="{escape(said["svg"])}">']
     if style:
         parts.append(f"<style>{style}</style>")
     parts.append('<rect class="paper" width="100%" height="100%"/>' if standalone else "")
@@ -175,6 +178,6 @@ def draw_svg(drawn: list[Drawn], spot: Layout, looks: list[Look] | None = None, 
             parts.append(_edge(position, item, spot.parent[position], spot, looks[position]))
     parts.append('</g><g class="nodes">')
     for position, item in enumerate(drawn):
-        parts.append(_node(position, item, spot.x[position], spot.y[position], looks[position]))
+        parts.append(_node(position, item, spot.x[position], spot.y[position], looks[position], said))
     parts.append("</g></svg>")
     return "".join(parts)

@@ -25,6 +25,7 @@ from ..search.record import SearchRecord
 from .page import PAGE_MAX_DRAWN
 from .page_data import final_values, page_steps, pv_positions
 from .page_svg import Look, draw_svg, layout
+from .page_words import page_words
 from .picture import picture_nodes
 
 __all__ = ["write_steps", "step_looks", "RSVG_MISSING"]
@@ -89,7 +90,8 @@ def write_steps(record: SearchRecord, events: list[Event], folder: str, fmt: str
         last = k == len(steps) - 1
         looks = step_looks(steps, k, spot.end, final if last else None, pv if last else set())
         caption = f"{k}/{len(steps) - 1}  {steps[k][5].strip()}"
-        svg = _with_caption(draw_svg(drawn, spot, looks, standalone=True, style=style + _SLIDE_STYLE),
+        svg = _with_caption(draw_svg(drawn, spot, looks, standalone=True, style=style + _SLIDE_STYLE,
+                                     said=page_words(lang)),
                             spot.width, spot.height, caption)
         if fmt == "svg":
             write_atomically(name, svg, force=True)

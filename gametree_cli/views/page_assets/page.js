@@ -14,7 +14,8 @@
     test: el.querySelector(".test"), testText: el.querySelector(".test text"), pill: el.querySelector(".test rect"),
   }));
   const pretty = (text) => text.replace(/-inf/g, "−∞").replace(/inf/g, "∞").replace(/-/g, "−");
-  const KIND_WORDS = { c: "call", l: "leaf", x: "cut ✂", r: "return" };
+  const W = data.words;  // the page's words in its language (gametree_cli/views/page_words.py)
+  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (all, name) => values[name]);
 
   // -- the state after a step: replayed from the first step (a step back replays; cheap next to drawing)
   function freshState() {
@@ -43,7 +44,7 @@
     cut: new Array(size).fill(false), pv: false, test: -1 };
   function windowText(alpha, beta) {
     if (!alpha && !beta) return ["", ""];
-    if (alpha === "Bound") return ["Bound=" + pretty(beta), ""];
+    if (alpha === "Bound") return [W.bound_label + "=" + pretty(beta), ""];
     return ["α=" + pretty(alpha), "β=" + pretty(beta)];
   }
   function draw(k) {
@@ -99,7 +100,7 @@
   function showPanel(k, step, end) {
     $("step-no").textContent = String(k);
     const kind = $("step-kind");
-    kind.textContent = KIND_WORDS[step[0]]; kind.className = "badge " + step[0];
+    kind.textContent = W["kind_" + step[0]]; kind.className = "badge " + step[0];
     $("line").textContent = step[5].replace(/^[.\s]+/, "");
     const log = $("log");
     log.textContent = "";
@@ -117,7 +118,7 @@
   const slider = $("slider");
   slider.max = String(last);
   $("step-last").textContent = String(last);
-  $("summary").textContent = data.summary + (data.hidden ? " · " + data.hidden.toLocaleString() + " nodes not drawn" : "");
+  $("summary").textContent = data.summary + (data.hidden ? " · " + fill(W.not_drawn, { count: data.hidden.toLocaleString() }) : "");
   let at = 0, timer = null;
   function go(k, fromHash) {
     at = Math.max(0, Math.min(last, k));
@@ -137,8 +138,8 @@
       if (at >= last) go(0);
       timer = setInterval(() => { if (at >= last) play(false); else go(at + 1); }, +$("speed").value);
     }
-    $("play").textContent = timer ? "⏸ Pause" : "▶ Play";
-    $("play").setAttribute("aria-label", timer ? "pause" : "play");
+    $("play").textContent = timer ? W.pause_button : W.play_button;
+    $("play").setAttribute("aria-label", timer ? W.pause : W.play);
   }
   $("first").onclick = () => { play(false); go(0); };
   $("back").onclick = () => { play(false); go(at - 1); };
@@ -155,7 +156,7 @@
     svg.style.height = on ? "" : box.height + "px";
     if (!on) follow();
     $("fit").setAttribute("aria-pressed", String(on));
-    $("fit").textContent = on ? "Fit" : "Full size";
+    $("fit").textContent = on ? W.fit : W.full_size;
   }
   $("fit").onclick = () => fit(!document.body.classList.contains("fit"));
   document.addEventListener("keydown", (event) => {
@@ -177,7 +178,7 @@
   });
 
   // -- modes
-  const practice = window.gametreePractice(data, { nodes, edges, parts, pretty });
+  const practice = window.gametreePractice(data, { nodes, edges, parts, pretty, fill });
   function setMode(mode) {
     if (mode === "practice" && !data.practice.available) mode = "watch";
     play(false);
@@ -193,7 +194,7 @@
   $("mode-practice").onclick = () => setMode("practice");
   if (!data.practice.available) {
     $("mode-practice").disabled = true;
-    $("mode-practice").title = "Practice needs the whole tree drawn (render with --show-all)";
+    $("mode-practice").title = W.practise_off;
   }
   function follow() {  // full size: keep the current node in view
     if (document.body.classList.contains("fit") || !steps.length) return;

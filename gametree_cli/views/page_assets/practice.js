@@ -3,7 +3,7 @@
 // saves them as an answer file (CONTRACT.md section 4) that `gametree check` grades.
 "use strict";
 window.gametreePractice = function (data, view) {
-  const key = data.practice, $ = (id) => document.getElementById(id);
+  const key = data.practice, $ = (id) => document.getElementById(id), W = data.words, fill = view.fill;
   const size = data.ids.length, marked = new Set(), inputs = [];
   const SYMBOL = { max: "▲", min: "▼", chance: "○", player: "◆" };
   let built = false;
@@ -42,9 +42,11 @@ window.gametreePractice = function (data, view) {
 
   // -- the answer table, one row per drawn inner node
   function build() {
-    $("practice-help").textContent = "Type each inner node's value" + (key.bounds ? " (and α, β as it returns)" : "") +
-      (key.prunes ? "; click an edge (or Tab to it and press Enter) to mark the branch pruned" : "") + ", then Check.";
-    $("answers").tHead.innerHTML = "<tr><th>node</th><th>value</th>" + (key.bounds ? "<th>α</th><th>β</th>" : "") + "<th>check</th></tr>";
+    $("practice-help").textContent = W.help + (key.bounds ? W.help_bounds : "") + (key.prunes ? W.help_prunes : "") + W.help_end;
+    const head = $("answers").tHead.insertRow();
+    for (const title of [W.col_node, W.col_value, ...(key.bounds ? ["α", "β"] : []), W.col_check]) {
+      head.appendChild(document.createElement("th")).textContent = title;
+    }
     const body = $("answers").tBodies[0];
     for (let i = 0; i < size; i++) {
       if (!key.nodes[i]) continue;
@@ -56,7 +58,7 @@ window.gametreePractice = function (data, view) {
         const input = document.createElement("input");
         input.dataset.field = field; input.dataset.for = data.ids[i];
         if (data.kinds.includes("player")) input.className = "wide";  // payoff vectors
-        input.setAttribute("aria-label", field + " of " + data.ids[i]);
+        input.setAttribute("aria-label", fill(W.field_of, { field: W["field_" + field], node: data.ids[i] }));
         input.oninput = () => showEntry(i);
         input.onfocus = () => row.classList.add("focus");
         input.onblur = () => row.classList.remove("focus");
@@ -109,13 +111,15 @@ window.gametreePractice = function (data, view) {
   }
 
   // -- checking
-  function grade(input, expectedText, expectedMark, what) {
-    const text = input.value.trim();
-    if (!text) return what === "value" ? [false, "empty: the search gives " + shownValue(expectedMark + expectedText)] : [null, ""];
+  function grade(input, expectedText, expectedMark, field) {
+    const text = input.value.trim(), what = field === "value" ? W.field_value : field === "alpha" ? "α" : "β";
+    if (!text) return field === "value" ? [false, fill(W.empty, { expected: shownValue(expectedMark + expectedText) })] : [null, ""];
     const given = parseValue(text), expected = parseValue(expectedMark + expectedText);
-    if (given === null) return [false, "not a number: " + text];
-    if (!sameValue(given, expected)) return [false, what + ": the search gives " + shownValue(expectedMark + expectedText) + ", not " + shownValue(text)];
-    if (given.mark && given.mark !== expected.mark) return [false, expected.mark ? "the search leaves " + expectedMark + " here" : "an exact value, not a bound"];
+    if (given === null) return [false, fill(W.not_number, { given: text })];
+    if (!sameValue(given, expected)) {
+      return [false, fill(W.wrong_value, { what, expected: shownValue(expectedMark + expectedText), given: shownValue(text) })];
+    }
+    if (given.mark && given.mark !== expected.mark) return [false, expected.mark ? fill(W.leaves_bound, { mark: expectedMark }) : W.not_bound];
     return [true, ""];
   }
   function check() {
@@ -129,12 +133,11 @@ window.gametreePractice = function (data, view) {
         const given = ["value", "alpha", "beta"].some((field) => fields[field] && fields[field].value.trim());
         ok = !given;
         mark(fields.value, ok);
-        if (!ok) reasons.push("never visited: a cut skips it, leave it empty");
+        if (!ok) reasons.push(W.never_visited);
       } else {
         for (const field of ["value", "alpha", "beta"]) {
           if (!fields[field] || expected[field] === undefined) continue;
-          const word = field === "value" ? "value" : field === "alpha" ? "α" : "β";
-          const [good, why] = grade(fields[field], expected[field], field === "value" ? expected.mark : "", word);
+          const [good, why] = grade(fields[field], expected[field], field === "value" ? expected.mark : "", field);
           mark(fields[field], good);
           if (good === false) { ok = false; reasons.push(why); }
         }
@@ -142,12 +145,12 @@ window.gametreePractice = function (data, view) {
       total += 1; if (ok) right += 1;
       view.nodes[i].dataset.check = ok ? "right" : "wrong";
       fields.row.dataset.check = ok ? "right" : "wrong";
-      fields.why.textContent = ok ? "✓ right" : "✗ " + reasons.join("; ");
+      fields.why.textContent = ok ? W.right : "✗ " + reasons.join("; ");
       fields.why.className = "why " + (ok ? "right-text" : "wrong-text");
     }
     const cuts = checkCuts();
     right += cuts.right; total += cuts.total;
-    $("score").textContent = right + " of " + total + " right";
+    $("score").textContent = fill(W.score, { right, total });
     document.body.dataset.checked = "true";
   }
   function mark(input, good) {
@@ -168,14 +171,14 @@ window.gametreePractice = function (data, view) {
       total += 1; if (good) right += 1;
     };
     for (const i of key.pruned) {
-      if (tops.includes(i)) say(true, "cut before " + data.ids[i] + " (" + key.cutBy[i] + ")", data.ids[i]);
+      if (tops.includes(i)) say(true, fill(W.cut_before, { node: data.ids[i], why: key.cutBy[i] }), data.ids[i]);
       else if (!under(i, new Set(tops))) {
-        say(false, "missed cut: " + data.ids[i] + " is never visited (" + key.cutBy[i] + ")", data.ids[i]);
+        say(false, fill(W.missed_cut, { node: data.ids[i], why: key.cutBy[i] }), data.ids[i]);
         view.edges[i].classList.add("missed");
       }
     }
     for (const i of tops) {
-      if (!expected.has(i) && !under(i, expected)) say(false, data.ids[i] + " is visited: no cut there", data.ids[i]);
+      if (!expected.has(i) && !under(i, expected)) say(false, fill(W.no_cut, { node: data.ids[i] }), data.ids[i]);
     }
     return { right, total };
   }
@@ -237,7 +240,7 @@ window.gametreePractice = function (data, view) {
         edge.classList.remove("pruned", "pv");
         edge.querySelector(".scissors").setAttribute("visibility", "hidden");
         edge.setAttribute("tabindex", "0"); edge.setAttribute("role", "button");
-        edge.setAttribute("aria-label", "mark the branch to " + data.ids[i] + " pruned");
+        edge.setAttribute("aria-label", fill(W.mark_edge, { node: data.ids[i] }));
       }
     }
     showMarks();
