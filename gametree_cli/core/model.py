@@ -18,8 +18,9 @@ they are derived on demand by the contract's default rules.
 from __future__ import annotations
 
 from array import array
+from itertools import accumulate
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from .numbers import Number, Value
 
@@ -128,6 +129,8 @@ class Tree:
     _depth: array | None = field(default=None, repr=False)
     #: NumPy forms of the values for vectorised searches (see algorithms/sweep.py)
     _numeric: object | None = field(default=None, repr=False)
+    #: running sums of the child counts (subtree_size), made on first use
+    _totals: array | None = field(default=None, repr=False)
 
     # -- shape ---------------------------------------------------------------
 
@@ -206,17 +209,21 @@ class Tree:
         return tuple(reversed(steps))
 
     def subtree_size(self, node: int) -> int:
-        """How many nodes the subtree under ``node`` holds, ``node`` included (iterative)."""
-        size = 0
-        stack = [node]
-        first, count = self.first, self.count
-        while stack:
-            current = stack.pop()
-            size += 1
-            n_children = count[current]
-            if n_children:
-                start = first[current]
-                stack.extend(range(start, start + n_children))
+        """How many nodes the subtree under ``node`` holds, ``node`` included.
+
+        Breadth-first numbering keeps each level of a subtree one block of node numbers, and
+        the children of the block ``[lo, hi)`` are the block ``[1 + C[lo], 1 + C[hi])``, ``C``
+        the running sum of the child counts: a step per level, however big the subtree (the
+        text view asks this of every node it leaves out: a node-by-node walk took 0.4 s on a
+        1.4-million-node tree).
+        """
+        totals = self._totals
+        if totals is None:
+            totals = self._totals = _running_sums(self.count)
+        size, low, high = 0, node, node + 1
+        while low < high:
+            size += high - low
+            low, high = 1 + totals[low], 1 + totals[high]
         return size
 
     def preorder(self, limit_depth: int | None = None) -> Iterator[int]:
@@ -299,3 +306,16 @@ class Tree:
 
     def leaf_values(self) -> Sequence[Value | None]:
         return self.value
+
+
+def _running_sums(count: Any) -> array:
+    """``[0, c0, c0 + c1, ...]``: NumPy's cumsum for a big tree (NumPy is loaded by then), else Python's."""
+    if len(count) < 4096:
+        return array("q", accumulate(count, initial=0))
+    import numpy as np
+
+    sums = np.zeros(len(count) + 1, dtype=np.int64)
+    np.cumsum(np.asarray(count, dtype=np.int64), out=sums[1:])
+    totals = array("q")
+    totals.frombytes(sums.tobytes())
+    return totals
