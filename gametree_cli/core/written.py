@@ -73,16 +73,11 @@ def _decimal_probabilities(prob: Sequence[float | None]) -> tuple[np.ndarray, in
     given = ~np.isnan(shares)
     if bool(np.any(np.signbit(shares[given]) & (shares[given] == 0))):
         return None  # a p of -0.0 would come back as 0.0: kept as written elsewhere
-    distinct = np.unique(shares[given])  # (with return_inverse it would sort indices: 8x slower)
-    exact = [_as_written(share) for share in distinct.tolist()]
-    denominator = 1
-    for share in exact:
-        denominator = denominator * share.denominator // math.gcd(denominator, share.denominator)
-    numerators = [share.numerator * (denominator // share.denominator) for share in exact]
-    if max(map(abs, numerators), default=0) >= WRITTEN_LIMIT:
+    found = _over_one_denominator(shares[given])
+    if found is None:
         return None
     scaled = np.zeros(len(shares), dtype=np.int64)
-    scaled[given] = np.array(numerators, dtype=np.int64)[np.searchsorted(distinct, shares[given])]
+    scaled[given], denominator = found
     return scaled, denominator, given
 
 
@@ -95,7 +90,21 @@ def written_leaves(leaf: np.ndarray, leaves: np.ndarray) -> tuple[np.ndarray, in
     picked = leaf[leaves]
     if bool(np.any(np.signbit(picked) & (picked == 0))):
         return None
-    distinct = np.unique(picked)
+    found = _over_one_denominator(picked)
+    if found is None:
+        return None
+    scaled = np.zeros(len(leaf), dtype=np.int64)
+    scaled[leaves], denominator = found
+    return scaled, denominator
+
+
+def _over_one_denominator(values: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """Decimals (float64) as the int64 numerators of the decimals they print as, over their
+    least common denominator; None when a numerator would reach :data:`WRITTEN_LIMIT`.
+
+    Each distinct value is converted once (a generated tree repeats a handful of values).
+    """
+    distinct = np.unique(values)  # (with return_inverse it would sort indices: 8x slower)
     exact = [_as_written(number) for number in distinct.tolist()]
     denominator = 1
     for number in exact:
@@ -103,9 +112,7 @@ def written_leaves(leaf: np.ndarray, leaves: np.ndarray) -> tuple[np.ndarray, in
     numerators = [number.numerator * (denominator // number.denominator) for number in exact]
     if max(map(abs, numerators), default=0) >= WRITTEN_LIMIT:
         return None
-    scaled = np.zeros(len(leaf), dtype=np.int64)
-    scaled[leaves] = np.array(numerators, dtype=np.int64)[np.searchsorted(distinct, picked)]
-    return scaled, denominator
+    return np.array(numerators, dtype=np.int64)[np.searchsorted(distinct, values)], denominator
 
 
 def power_of_ten_scale(denominator: int) -> int | None:
