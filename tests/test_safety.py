@@ -828,6 +828,22 @@ def test_ctrl_c_at_each_moment_of_a_real_run(tmp_path: Path, medium_tree: Path, 
 
 
 @posix_only
+def test_ctrl_c_ignored_by_the_parent_stays_ignored_while_loading(tmp_path: Path, medium_tree: Path) -> None:
+    """``nohup gametree ...`` or a background job: SIGINT is ignored before gametree starts,
+    and the handler that notes Ctrl-C while the command line loads must not undo that."""
+    ignoring = "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+    boot = WATCH_BOOT.replace(SIGNALS_AS_FROM_A_SHELL, ignoring, 1)
+    assert boot != WATCH_BOOT
+    child = Child(boot, ["loading", os.path.abspath(medium_tree), "tree.yaml"],
+                  ["convert", str(medium_tree), "-o", "tree.yaml"], tmp_path)
+    if child.announcement() != "loading":
+        pytest.fail(child.failure("ended without reaching the moment loading"))
+    status, stderr = child.stop(release=True)
+    assert (status, stderr) == (0, ""), stderr
+    assert listing(tmp_path) == {"tree.yaml"}
+
+
+@posix_only
 def test_ctrl_c_after_the_file_is_in_place_keeps_it_whole(tmp_path: Path, medium_tree: Path) -> None:
     """`solve --answers --format json` writes the answer file, then the result: the
     signal lands while the result fills the pipe the test has stopped reading."""

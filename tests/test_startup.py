@@ -91,3 +91,24 @@ def test_small_two_player_trees_are_built_without_numpy(aima: str) -> None:
 def test_lazy_module_loads_on_first_attribute() -> None:
     module = lazy_module("gametree_cli.generate.tictactoe")  # already imported or not: the same module afterwards
     assert module.EMPTY_BOARD == "........." and SMALL_TREE > 0
+
+
+OPENBLAS_PROBE = """
+import atexit, os, sys
+atexit.register(lambda: sys.stderr.write("THREADS " + os.environ.get("OPENBLAS_NUM_THREADS", "unset") + "\\n"))
+sys.argv = ["gametree", "--help"]
+from gametree_cli.cli.entry import main
+main()
+"""
+
+
+@pytest.mark.parametrize("given,expected", [(None, "1"), ("3", "3")])
+def test_the_command_line_asks_openblas_for_one_thread_unless_told(given: str | None, expected: str) -> None:
+    """NumPy's OpenBLAS threads cost start-up CPU and gametree calls no BLAS routine (cli/entry.py)."""
+    import os
+    env = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    done = subprocess.run([sys.executable, "-c", OPENBLAS_PROBE], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[-1] == f"THREADS {expected}"

@@ -5,6 +5,13 @@ noticeable part of a second, and Ctrl-C meanwhile must end as quietly as
 Ctrl-C later (one line, status 130; docs/safety.md). While the imports run,
 a signal is only noted: raised as KeyboardInterrupt inside a C extension's
 initialisation, it was sometimes swallowed there (the run then went on).
+
+NumPy's OpenBLAS starts a thread per core when NumPy is imported, and they
+spin for a while: on this 2-core machine that was ~0.07 s of CPU per run,
+for nothing (gametree calls no BLAS routine: no matrix products, no linear
+algebra). The command line therefore asks OpenBLAS for one thread unless
+the user set ``OPENBLAS_NUM_THREADS`` (the library, imported from Python,
+leaves the caller's environment alone).
 """
 
 from __future__ import annotations
@@ -21,12 +28,15 @@ _STATUS = {signal.SIGINT: (130, "interrupted"), signal.SIGTERM: (143, "terminate
 
 def main() -> None:
     """Run ``gametree`` with the process's arguments."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     received: list[int] = []
 
     def note(signum: int, frame: Any) -> None:
         received.append(signum)
 
-    previous = {signum: signal.signal(signum, note) for signum in _STATUS}
+    # a signal the parent made us ignore (nohup, `cmd &` in a non-interactive shell) stays ignored
+    previous = {signum: signal.signal(signum, note) for signum in _STATUS
+                if signal.getsignal(signum) is not signal.SIG_IGN}
     try:
         from .app import main as run_command_line
     finally:
