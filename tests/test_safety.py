@@ -596,7 +596,8 @@ main()
 #: until the test, having sent its signal, closes its end of ``held``. The moments:
 #: ``loading`` (gametree.entry imports the command line), ``reading`` (the input is
 #: opened), ``writing`` (the new file is opened in its private folder), ``placing``
-#: (about to rename it into place).
+#: (about to rename it into place), ``cleaning`` (the file is in place; its private folder is
+#: about to be removed).
 WATCH_BOOT = SIGNALS_AS_FROM_A_SHELL + r"""
 import os, sys
 said, held, moment, source, target = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
@@ -616,6 +617,9 @@ def seen(event, args):
         return name == target and folder.startswith("." + target + ".") and folder.endswith(".tmp")
     if moment == "placing":
         return event in ("os.link", "os.rename", "os.replace") and os.path.basename(path(args[1])) == target
+    if moment == "cleaning":
+        folder = os.path.basename(path(args[0])) if event == "shutil.rmtree" else ""
+        return folder.startswith("." + target + ".") and folder.endswith(".tmp")
     raise SystemExit(f"unknown moment {moment}")
 
 armed = True
@@ -841,6 +845,26 @@ def test_ctrl_c_ignored_by_the_parent_stays_ignored_while_loading(tmp_path: Path
     status, stderr = child.stop(release=True)
     assert (status, stderr) == (0, ""), stderr
     assert listing(tmp_path) == {"tree.yaml"}
+
+
+@posix_only
+def test_ctrl_c_while_the_private_folder_is_removed_leaves_no_hidden_folder(tmp_path: Path, medium_tree: Path) -> None:
+    """The file is already in place when the signal lands: it stays, whole, and the removal of
+    the private ``.NAME.xxxx.tmp`` folder finishes before the run ends on the signal."""
+    reference = tmp_path / "reference"
+    reference.mkdir()
+    args = ["convert", str(medium_tree), "-o", "tree.yaml"]
+    done = subprocess.run(GAMETREE + args, cwd=reference, capture_output=True, timeout=HANG_GUARD, check=False)
+    assert done.returncode == 0, done.stderr
+    work = tmp_path / "work"
+    work.mkdir()
+    child = Child(WATCH_BOOT, ["cleaning", os.path.abspath(medium_tree), "tree.yaml"], args, work)
+    if child.announcement() != "cleaning":
+        pytest.fail(child.failure("ended without reaching the moment cleaning"))
+    status, stderr = child.stop(release=True)
+    assert (status, stderr) == (130, "gametree: interrupted\n")
+    assert listing(work) == {"tree.yaml"}
+    assert (work / "tree.yaml").read_bytes() == (reference / "tree.yaml").read_bytes()
 
 
 @posix_only

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import stat
 import sys
 from contextlib import contextmanager
@@ -237,10 +238,31 @@ def atomic_output(path: str | os.PathLike[str], *, force: bool = False, protect:
     except OSError as problem:
         raise GameTreeError(f"cannot write: {problem.strerror or problem}", file=name) from None
     finally:
-        for folder in leftovers:
-            import shutil  # only when a write failed: start-up time
+        if leftovers:
+            with _signals_held():
+                for folder in leftovers:
+                    import shutil  # here, not at the top: start-up time
 
-            shutil.rmtree(folder, ignore_errors=True)
+                    shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait until the block ends: a private folder is removed whole.
+
+    Without this, a Ctrl-C just after the rename interrupted the removal and
+    left a hidden ``.NAME.xxxx.tmp`` beside the finished file. The signal is
+    only held (POSIX ``pthread_sigmask``), never lost: it arrives when the
+    block ends. Elsewhere the block simply runs.
+    """
+    held = {signal.SIGINT, signal.SIGTERM}
+    block = getattr(signal, "pthread_sigmask", None)
+    previous = block(signal.SIG_BLOCK, held) if block is not None else None
+    try:
+        yield
+    finally:
+        if block is not None and previous is not None:
+            block(signal.SIG_SETMASK, previous)
 
 
 def _private_folder(target: Path, leftovers: list[Path]) -> Path:
