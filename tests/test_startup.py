@@ -80,7 +80,7 @@ def test_a_yaml_tree_does_load_yaml(tmp_path: Path) -> None:
 
 
 def test_small_two_player_trees_are_built_without_numpy(aima: str) -> None:
-    """Reading (the first part of a small run) stays off NumPy; the search still uses it (not done yet)."""
+    """Reading (the first part of a small run) stays off NumPy."""
     code = (f"import sys; from gametree_cli.io.loader import load_tree; tree = load_tree({aima!r}); "
             "m = sys.modules.get('numpy'); print(len(tree), m is None or type(m).__name__ == '_LazyModule')")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -92,6 +92,51 @@ def test_lazy_module_loads_on_first_attribute() -> None:
     module = lazy_module("gametree_cli.generate.tictactoe")  # already imported or not: the same module afterwards
     assert module.EMPTY_BOARD == "........." and SMALL_TREE > 0
 
+
+#: small trees for every algorithm: AIMA's (with evals, for depth limits), a chance tree, three players
+EVALS_AIMA = {"root": {"type": "max", "eval": 1, "children": [
+    {"type": "min", "move": move, "eval": low, "children": [{"value": value} for value in values]}
+    for move, low, values in (("a1", 4, (3, 12, 8)), ("a2", "1/2", (2, 4, 6)), ("a3", 2.5, (14, 5, 2)))]}}
+CHANCE = {"root": {"type": "max", "children": [
+    {"type": "chance", "move": "a", "children": [{"p": "1/3", "value": 3}, {"p": "2/3", "value": 6}]},
+    {"type": "chance", "move": "b", "children": [{"p": 0.25, "value": 1}, {"p": 0.75, "value": 9}]},
+    {"type": "min", "move": "c", "children": [{"value": 4}, {"value": 5}]}]}}
+THREE = {"players": ["A", "B", "C"], "sum": 6,
+         "root": {"children": [[1, 2, 3], [3, 2, 1], {"children": [[0, 0, 6], [6, 0, 0]]}]}}
+#: (tree, options, the value in the JSON result, the value in the text's summary): every algorithm, some options
+SMALL_SOLVES = [
+    (AIMA, [], 3, "3"), (AIMA, ["--algo", "minimax"], 3, "3"), (EVALS_AIMA, ["--depth", "1"], 4, "4"),
+    (EVALS_AIMA, ["--algo", "minimax", "--depth", "1"], 4, "4"), (AIMA, ["--order", "best", "--variant", "hard"], 3, "3"),
+    (AIMA, ["--trace", "--strict"], 3, "3"), (AIMA, ["--algo", "expectimax"], "23/3", "23/3"),
+    (CHANCE, [], 7.0, "7.0"), (CHANCE, ["--algo", "star1", "--bounds", "0", "10"], 7.0, "7.0"),
+    (CHANCE, ["--algo", "star2", "--bounds", "0", "10"], 7.0, "7.0"),
+    (THREE, [], [3, 2, 1], "(3, 2, 1)"), (THREE, ["--algo", "shallow"], [3, 2, 1], "(3, 2, 1)"),
+    (THREE, ["--algo", "paranoid"], 3, "3 for A"),
+]
+
+
+@pytest.mark.parametrize("output", ["text", "json"])
+@pytest.mark.parametrize("document, options, value, shown", SMALL_SOLVES,
+                         ids=[" ".join(["tree" + str(position)] + case[1]) for position, case in enumerate(SMALL_SOLVES)])
+def test_a_small_json_solve_loads_no_numpy(document: dict, options: list[str], value: object, shown: str, output: str,
+                                           tmp_path: Path) -> None:
+    """Issue 14, target 1: below SMALL_TREE nodes, reading, every search and both outputs stay off NumPy."""
+    path = tmp_path / "small.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    loaded, text = loaded_by(["solve", str(path), "--format", output, *options])
+    if output == "json":
+        assert json.loads(text)["value"] == value
+    else:
+        assert f": value {shown} · " in text
+    assert "numpy" not in loaded and "yaml" not in loaded
+
+
+def test_a_big_solve_does_load_numpy(tmp_path: Path) -> None:
+    """The probe sees NumPy when a tree is past SMALL_TREE (else the test above could not fail)."""
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps([[k % 7, k % 5] for k in range(SMALL_TREE)]), encoding="utf-8")
+    loaded, text = loaded_by(["solve", str(path), "--format", "json"])
+    assert json.loads(text)["value"] == 4 and "numpy" in loaded
 
 OPENBLAS_PROBE = """
 import atexit, os, sys

@@ -22,6 +22,7 @@ pays for the nodes it visited, not for the tree.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, Callable, Iterator, Sequence
@@ -29,6 +30,7 @@ from typing import Any, Callable, Iterator, Sequence
 from .lazy import lazy_module
 np = lazy_module("numpy")
 
+from .buffers import as_numpy, is_small
 from .numbers import INF, NEG_INF, Value
 
 __all__ = ["Column", "BoundMap"]
@@ -82,7 +84,7 @@ class Column(Sequence):
         if isinstance(index, slice):
             return [self[node] for node in range(*index.indices(self.size))]
         data = self.data
-        if not isinstance(data, np.ndarray):
+        if not _arrayed(data):
             if isinstance(data, Mapping):
                 return data.get(index)
             return data[index]
@@ -91,15 +93,18 @@ class Column(Sequence):
         slot = index if self.slot_of is None else int(self.slot_of[index])
         if slot < 0 or (self.present is not None and not self.present[slot]):
             return None
-        return self._decode()(data.item(slot))
+        return self._decode()(data[slot] if isinstance(data, array) else data.item(slot))
 
     def __setitem__(self, node: int, value: Value | None) -> None:
         """Writable (Star1 reports its bounds as decimals afterwards): array storage becomes a list once."""
-        if isinstance(self.data, np.ndarray):
+        if _arrayed(self.data):
             self.data, self.slot_of, self.present, self.tree = list(self), None, None, None
         self.data[node] = value
 
     def __iter__(self) -> Iterator[Value | None]:
+        if is_small(self.size):  # (no NumPy for a small tree)
+            yield from map(self.__getitem__, range(self.size))
+            return
         step = 1 << 16
         for start in range(0, self.size, step):
             nodes = np.arange(start, min(self.size, start + step), dtype=np.int64)
@@ -116,14 +121,14 @@ class Column(Sequence):
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        kind = "items" if not isinstance(self.data, np.ndarray) else "sources" if self.tree is not None else "scaled"
+        kind = "items" if not _arrayed(self.data) else "sources" if self.tree is not None else "scaled"
         return f"Column({self.size} nodes, {kind})"
 
     # -- reading many nodes --------------------------------------------------------------
 
     def slots(self, nodes: np.ndarray) -> np.ndarray:
         """Per node of ``nodes`` (int64) its slot, -1 where it has no entry (array storage only)."""
-        slots = nodes if self.slot_of is None else self.slot_of[nodes].astype(np.int64, copy=False)
+        slots = nodes if self.slot_of is None else as_numpy(self.slot_of)[nodes].astype(np.int64, copy=False)
         if self.present is not None:
             slots = np.where(self.present[np.maximum(slots, 0)] & (slots >= 0), slots, -1)
         return slots
@@ -131,29 +136,31 @@ class Column(Sequence):
     def has(self, nodes: np.ndarray) -> np.ndarray:
         """Per node of ``nodes`` (int64), whether it has an entry."""
         data = self.data
-        if isinstance(data, np.ndarray):
+        if _arrayed(data):
             return self.slots(nodes) >= 0
         if isinstance(data, Mapping):
             return np.fromiter(map(data.__contains__, nodes.tolist()), dtype=bool, count=len(nodes))
         return np.fromiter((data[node] is not None for node in nodes.tolist()), dtype=bool, count=len(nodes))
 
     def take(self, nodes: np.ndarray) -> list[Value]:
-        """The entries of ``nodes`` (each must have one), converted in bulk."""
+        """The entries of ``nodes`` (each must have one), converted in bulk (an ``array`` of nodes: one by one)."""
         data = self.data
-        if not isinstance(data, np.ndarray):
+        if not _arrayed(data):
             return list(map(data.__getitem__, nodes.tolist()))
-        return self.decode_many(data[self.slots(nodes)])
+        if isinstance(nodes, array):  # a small tree's nodes (record.py's _flagged)
+            return list(map(self.__getitem__, nodes))
+        return self.decode_many(as_numpy(data)[self.slots(nodes)])
 
     def codes(self, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         """``(positions, codes)`` for writers that format each distinct entry once: the positions in
         ``nodes`` of those with an entry, and per such node an int64 code, equal codes meaning the same
         entry printed alike (:meth:`decode_many` turns codes back). None for list and dict storage."""
         data = self.data
-        if not isinstance(data, np.ndarray):
+        if not _arrayed(data):
             return None
         slots = self.slots(nodes)
         positions = np.flatnonzero(slots >= 0)
-        raw = data[slots[positions]]
+        raw = as_numpy(data)[slots[positions]]
         if raw.dtype.kind == "f":  # by their bits: -0.0 and 0.0 are equal but print differently
             return positions, np.ascontiguousarray(raw).view(np.int64)
         return positions, raw.astype(np.int64, copy=False)
@@ -180,6 +187,11 @@ class Column(Sequence):
             return value.numerator if value.denominator == 1 else value
 
         return exact
+
+
+def _arrayed(data: Any) -> bool:
+    """Whether ``data`` is array storage (an ``array.array`` or a NumPy array), not a list or a dict."""
+    return isinstance(data, array) or (not isinstance(data, (list, Mapping)) and isinstance(data, np.ndarray))
 
 
 def _same(raw: Any) -> Any:
@@ -243,10 +255,15 @@ class BoundMap(Mapping):
         return node.__class__ is int and 0 <= node < len(self.column) and self.column[node] is not None  # type: ignore[operator]
 
     def __iter__(self) -> Iterator[int]:
-        nodes = np.arange(len(self.column), dtype=np.int64)
-        return iter(nodes[self.column.has(nodes)].tolist())
+        column = self.column
+        if is_small(len(column)):
+            return (node for node, value in enumerate(column) if value is not None)
+        nodes = np.arange(len(column), dtype=np.int64)
+        return iter(nodes[column.has(nodes)].tolist())
 
     def __len__(self) -> int:
+        if is_small(len(self.column)):
+            return sum(value is not None for value in self.column)
         return int(self.column.has(np.arange(len(self.column), dtype=np.int64)).sum())
 
     def __setitem__(self, node: int, value: Value) -> None:

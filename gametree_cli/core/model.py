@@ -22,6 +22,7 @@ from itertools import accumulate
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
+from .buffers import is_small
 from .numbers import Number, Value
 
 __all__ = [
@@ -168,6 +169,11 @@ class Tree:
 
     def parents(self) -> array:
         """Per node, its parent's number (-1 for the root); computed once."""
+        if self._parent is None and is_small(len(self.kind)):  # no NumPy to load (core/buffers.py)
+            parent = self._parent = array("q", [-1]) * len(self.kind)
+            for node in range(len(self.kind)):
+                for child in self.children(node):
+                    parent[child] = node
         if self._parent is None:
             import numpy as np
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from ..core.buffers import is_small
 from .events import Observer
 from ..core.model import CHANCE, MAX, MIN, Tree
 from ..core.numbers import Number, Value
@@ -67,7 +68,7 @@ def expectimax(tree: Tree, *, depth_limit: int | None = None, observer: Observer
 
 def _expect(tree: Tree, depth_limit: int | None, observer: Observer | None, *, averaged_min: bool,
             name: str) -> SearchRecord:
-    if observer is None:
+    if observer is None and not is_small(len(tree.kind)):  # (a small tree: the same record without NumPy)
         from .sweep import sweep  # whole levels in NumPy (imported on first use: startup time)
 
         # None when the tree is small or narrow, or its values have no exact NumPy form

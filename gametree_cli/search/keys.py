@@ -19,8 +19,11 @@ and two codes past the last node for -inf and inf.
 
 from __future__ import annotations
 
+from array import array
 from fractions import Fraction
+from typing import Any
 
+from ..core.buffers import is_small
 from ..core.lazy import lazy_module
 np = lazy_module("numpy")
 
@@ -46,9 +49,15 @@ def horizon_nodes(tree: Tree, depth_limit: int | None) -> np.ndarray:
     return np.flatnonzero(int64_view(tree.count)[start:end]) + start
 
 
-def comparison_keys(tree: Tree, depth_limit: int | None = None) -> np.ndarray:
-    """Per source (every node, then -inf and inf) an int64 key; inner nodes above the horizon get 0 (never read)."""
+def comparison_keys(tree: Tree, depth_limit: int | None = None) -> Any:
+    """Per source (every node, then -inf and inf) an int64 key; inner nodes above the horizon get 0 (never read).
+
+    A small tree (:func:`~gametree_cli.core.buffers.is_small`) gets rank keys in an ``array('q')``,
+    without NumPy: any keys that order the values as Python does make the same search.
+    """
     n = len(tree.kind)
+    if is_small(n):
+        return _small_keys(tree, depth_limit)
     horizon = horizon_nodes(tree, depth_limit)
     keys = np.empty(n + 2, dtype=np.int64)
     if not _numeric_keys(tree, horizon, keys[:n]):
@@ -91,7 +100,30 @@ def _rank_keys(tree: Tree, horizon: np.ndarray, out: np.ndarray) -> None:
     """Fill ``out`` with each source's rank among the distinct values (Python's exact comparisons)."""
     out[:] = 0
     leaves = np.flatnonzero(int64_view(tree.count) == 0).tolist()
-    values = tree.value
-    numbers = [values[node] for node in leaves] + [tree.evals[node] for node in horizon.tolist()]
+    sources = leaves + horizon.tolist()
+    out[sources] = _ranks(tree, sources, len(leaves))
+
+
+def _ranks(tree: Tree, sources: list[int], leaves: int) -> list[int]:
+    """Per source (the first ``leaves`` leaves, then nodes at the horizon) its value's rank among the
+    distinct values, by Python's exact comparisons."""
+    values, evals = tree.value, tree.evals
+    numbers = [values[node] for node in sources[:leaves]] + [evals[node] for node in sources[leaves:]]
     rank = {number: position for position, number in enumerate(sorted(set(numbers)))}  # equal values: one entry
-    out[leaves + horizon.tolist()] = [rank[number] for number in numbers]
+    return [rank[number] for number in numbers]
+
+
+def _small_keys(tree: Tree, depth_limit: int | None) -> array:
+    """:func:`comparison_keys` of a small tree in plain Python: rank keys, as :func:`_rank_keys` makes them."""
+    n = len(tree.kind)
+    count, horizon = tree.count, []
+    levels = level_bounds(tree, depth_limit)
+    if depth_limit is not None and len(levels) > depth_limit:
+        start, end = levels[depth_limit]
+        horizon = [node for node in range(start, end) if count[node]]
+    leaves = [node for node in range(n) if not count[node]]
+    keys = array("q", bytes(8 * (n + 2)))
+    for source, key in zip(leaves + horizon, _ranks(tree, leaves + horizon, len(leaves))):
+        keys[source] = key
+    keys[n], keys[n + 1] = -INFINITE_KEY, INFINITE_KEY
+    return keys

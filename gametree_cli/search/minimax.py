@@ -22,6 +22,7 @@ from typing import Any, Sequence
 from ..core.lazy import lazy_module
 np = lazy_module("numpy")
 
+from ..core.buffers import is_small, new_array, slot_table
 from ..core.columns import Column
 from .events import CALL, CUT, LEAF, RETURN, Event, Observer
 from ..core.model import MAX, Tree
@@ -94,22 +95,23 @@ def depth_first(name: str, tree: Tree, depth_limit: int | None, observer: Observ
 
     n = len(tree.kind)
     key = comparison_keys(tree, depth_limit)
-    # np.empty: pages the walk never writes (a pruning search visits few nodes) cost no memory
-    order, value, flags = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.uint8)
-    alpha, beta, cut_at = (np.empty(size, np.int64) for size in ((n, n, 2 * n) if prune else (1, 1, 1)))
+    # array.array for a small tree (no NumPy to load), np.empty for a big one (core/buffers.py)
+    order, value, flags = new_array(n, "q", n), new_array(n, "q", n), new_array(n, "B", n)
+    alpha, beta, cut_at = (new_array(size, "q", n) for size in ((n, n, 2 * n) if prune else (1, 1, 1)))
     report = None if observer is None else _Reporter(tree, observer, prune, hard, strict, child_order)
     buffers = tuple(map(memoryview, (order, value, alpha, beta, flags, cut_at)))
     visits, leaves, cutoffs = search.walk(tree.kind, _int64(tree.first), _int64(tree.count), memoryview(key),
                                           -1 if depth_limit is None else depth_limit, prune, hard, strict,
                                           child_order, report, buffers, practical)
     order = order[:visits]
-    slot_of = np.full(n, -1, dtype=np.int32 if n < (1 << 31) else np.int64)
-    slot_of[order] = np.arange(visits, dtype=slot_of.dtype)
+    slot_of = slot_table(order, n)
     values = Column.sources(tree, value[:visits], slot_of)
     bounds = [Column.sources(tree, column[:visits], slot_of) for column in (alpha, beta)] if prune else [None, None]
+    cut_rows = cut_at[: 2 * cutoffs]
+    cut_rows = list(zip(cut_rows[0::2], cut_rows[1::2])) if is_small(n) else cut_rows.reshape(-1, 2)
     return SearchRecord(name, tree, values[0], values, stats=Stats(visits, leaves, cutoffs), alpha=bounds[0],
                         beta=bounds[1], order=order, depth_limit=depth_limit, options=options or {},
-                        flags=flags[:visits], cut_at=cut_at[: 2 * cutoffs].reshape(-1, 2), child_order=child_order)
+                        flags=flags[:visits], cut_at=cut_rows, child_order=child_order)
 
 
 def _int64(data: Any) -> memoryview:

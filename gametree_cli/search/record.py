@@ -23,12 +23,14 @@ columns, so views never branch on how a record is stored.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from typing import Any, Iterable, Sequence
 
 from ..core.lazy import lazy_module
 np = lazy_module("numpy")
 
+from ..core.buffers import as_numpy, flagged, pick
 from ..core.columns import BoundMap, Column
 from ..core.model import CHANCE, MAX, MIN, Tree
 from ..core.numbers import Value
@@ -113,7 +115,7 @@ class SearchRecord:
     def order(self) -> list[int] | None:
         """Nodes in the order first entered; None for exhaustive sweeps (the tree order)."""
         if self._order is not None and not isinstance(self._order, list):
-            self._order = np.asarray(self._order).tolist()
+            self._order = self._order.tolist() if hasattr(self._order, "tolist") else list(self._order)
         return self._order  # type: ignore[return-value]
 
     @property
@@ -136,7 +138,7 @@ class SearchRecord:
         """:attr:`cuts`' nodes as flagged (int64), for views wording many cuts at once; None: see :attr:`cuts`."""
         if self._cuts is not None or self.flags is None or self._alpha is None or self._beta is None:
             return None
-        return self._flagged(CUT)
+        return as_numpy(self._flagged(CUT))
 
     @property
     def horizon(self) -> set[int]:
@@ -218,7 +220,7 @@ class SearchRecord:
         slots = self.values.slots(nodes)
         kinds = np.zeros(len(nodes), dtype=np.uint8)
         here = slots >= 0
-        kinds[here] = self.flags[slots[here]] & (LOWER | UPPER)
+        kinds[here] = as_numpy(self.flags)[slots[here]] & (LOWER | UPPER)
         return kinds
 
     def visited_mask(self, nodes: np.ndarray) -> np.ndarray:
@@ -239,7 +241,7 @@ class SearchRecord:
         if self.flags is not None and self._cuts is None and self._horizon is None:
             slots = self.values.slots(nodes)
             here = slots >= 0
-            marked[here] |= (self.flags[slots[here]] & (CUT | HORIZON)) != 0
+            marked[here] |= (as_numpy(self.flags)[slots[here]] & (CUT | HORIZON)) != 0
             return marked
         for facts in (self.cuts, self.horizon):
             if facts:
@@ -375,12 +377,12 @@ class SearchRecord:
         slot = self._slot(node)
         return None if slot < 0 else int(self.values.data[slot])
 
-    def _flagged(self, bit: int) -> np.ndarray:
-        """Nodes whose flags have ``bit``, in visit order (int64)."""
+    def _flagged(self, bit: int) -> Any:
+        """Nodes whose flags have ``bit``, in visit order (int64: an ``array`` for a small tree)."""
         if self.flags is None:
-            return np.zeros(0, dtype=np.int64)
-        slots = np.flatnonzero(self.flags & bit)
-        return slots if self.values.slot_of is None else np.asarray(self._order)[slots]
+            return array("q")
+        slots = flagged(self.flags, bit)
+        return slots if self.values.slot_of is None else pick(self._order, slots)
 
     def _cuts_from_flags(self) -> dict[int, Cut]:
         nodes = self._flagged(CUT)

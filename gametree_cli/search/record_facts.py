@@ -89,9 +89,13 @@ def cut_form(is_max: bool, strict: bool, hard: bool) -> tuple[str, str, str]:
     return ("v", op, "beta") if is_max else ("v", op, "alpha")
 
 
-def skipped_children(tree: Tree, cut_at: np.ndarray, child_order: Any) -> list[int]:
-    """The children each cut skipped (``cut_at``: rows of node, children entered), cut after cut:
-    that is tree order when children were searched in file order; otherwise sorted into it."""
+def skipped_children(tree: Tree, cut_at: Any, child_order: Any) -> list[int]:
+    """The children each cut skipped (``cut_at``: rows of node, children entered, in an int64 array, or
+    a list of pairs for a small tree), cut after cut: that is tree order when children were searched in
+    file order; otherwise sorted into it."""
+    if child_order is None and isinstance(cut_at, list):  # a small tree's few cuts
+        first, count = tree.first, tree.count
+        return [child for node, position in cut_at for child in range(first[node] + position, first[node] + count[node])]
     if child_order is None:  # each cut skipped a range of children: all the ranges at once
         nodes, positions = cut_at[:, 0], cut_at[:, 1]
         starts = int64_view(tree.first)[nodes] + positions
@@ -99,7 +103,7 @@ def skipped_children(tree: Tree, cut_at: np.ndarray, child_order: Any) -> list[i
         offsets = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
         return (np.repeat(starts, lengths) + offsets).tolist()  # type: ignore[no-any-return]
     skipped: list[int] = []
-    for node, position in cut_at.tolist():
+    for node, position in (cut_at if isinstance(cut_at, list) else cut_at.tolist()):
         start = tree.first[node]
         skipped.extend(start + offset for offset in child_order[node][position:])
     rank = {node: position for position, node in enumerate(tree.preorder())}

@@ -41,7 +41,7 @@ _BLOCK = 1 << 16
 
 
 #: a level's nodes: a range of node numbers (the loaders number level by level), or an array (int64)
-Level = Union[slice, np.ndarray]
+Level = Union[slice, "np.ndarray"]  # (a string: NumPy is imported when first used, not here)
 
 
 def _size(level: Level) -> int:

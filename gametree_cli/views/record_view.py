@@ -32,7 +32,7 @@ __all__ = ["RecordView", "Codes", "dense_codes"]
 _BIG = 1 << 63
 
 #: (codes, items): per node an index into items (-1: the node has no such fact), and the distinct items
-Codes = tuple[np.ndarray, list[Any]]
+Codes = tuple["np.ndarray", list[Any]]  # (a string: NumPy is imported when first used, not here)
 
 
 class RecordView:

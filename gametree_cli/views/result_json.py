@@ -27,12 +27,14 @@ import orjson
 from ..search.events import Event
 from ..core.model import Tree
 from ..core.numbers import value_to_json
+from ..core.buffers import is_small
 from ..core.progress import tick
 from ..search.record import SearchRecord
 from .json_text import dumps, paste
 from .node_entries import entry_columns, entry_dicts, entry_pieces
 from .node_ids import LINE, NodeIds, tree_order
 from .record_view import RecordView
+from .result_small import small_sections
 
 __all__ = ["result_document", "event_document", "write_record", "CHUNK"]
 
@@ -151,14 +153,10 @@ def write_record(
     events: Iterable[Event] | None = None,
 ) -> None:
     """Write the contract's JSON result for ``record`` on ``stream`` (UTF-8, one object, a newline after it)."""
-    view = RecordView(record)
-    ids = NodeIds(record.tree)
-    visit_order = view.visit_order()
-    sections = [
-        _id_list(ids, view.pruned()),
-        _id_list(ids, ids.order(record.depth_limit) if visit_order is None else visit_order),
-        _entries(ids, view),
-    ]
+    if is_small(len(record.tree.kind)):  # the same bytes node by node, without NumPy (result_small.py)
+        sections = small_sections(record)
+    else:
+        sections = _chunked_sections(record)
     if events is not None:
         sections.append(_trace(list(events), record.tree))
     head = dumps(_head(record, _MARK, _MARK, _MARK, None if events is None else _MARK), indent=True)
@@ -171,6 +169,18 @@ def write_record(
     write(parts[-1] + b"\n")
     if hasattr(stream, "buffer"):
         stream.buffer.flush()
+
+
+def _chunked_sections(record: SearchRecord) -> list[Iterator[bytes]]:
+    """The text of ``pruned``, ``visit_order`` and ``nodes``, a chunk of nodes at a time."""
+    view = RecordView(record)
+    ids = NodeIds(record.tree)
+    visit_order = view.visit_order()
+    return [
+        _id_list(ids, view.pruned()),
+        _id_list(ids, ids.order(record.depth_limit) if visit_order is None else visit_order),
+        _entries(ids, view),
+    ]
 
 
 def _byte_writer(stream: TextIO) -> Callable[[Any], Any]:

@@ -1,0 +1,72 @@
+"""A search's per-node arrays: ``array.array`` for a small tree, NumPy for a big one.
+
+Why: importing NumPy costs about 0.06-0.1 s of CPU, twice a textbook
+script's whole solve of a ten-node tree, while a search of a few thousand
+nodes gains nothing from it. The depth-first search writes into any buffer
+(typed memoryviews), and the record reads one node at a time by indexing,
+which both kinds of array do alike; so a small search gets ``array.array``\\ s
+from :func:`new_array` and never loads NumPy. Bulk readers (the writers of
+big results) take :func:`as_numpy` views of either kind, which copy nothing.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Any, Sequence
+
+from . import lazy
+
+np = lazy.lazy_module("numpy")
+
+__all__ = ["is_small", "new_array", "as_numpy", "slot_table", "flagged", "pick"]
+
+#: the array typecodes used, as NumPy dtypes
+_DTYPES = {"q": "int64", "B": "uint8", "i": "int32"}
+
+
+def is_small(nodes: int) -> bool:
+    """Whether a tree of ``nodes`` nodes is searched and shown without NumPy (read at each call: tests lower it)."""
+    return nodes < lazy.SMALL_TREE
+
+
+def new_array(length: int, typecode: str, nodes: int) -> Any:
+    """``length`` entries of C type ``typecode`` (``q`` int64, ``B`` uint8, ``i`` int32) for a tree of
+    ``nodes`` nodes: zeros in an ``array.array`` for a small tree, else ``np.empty`` (the pages a
+    pruning search never writes cost no memory)."""
+    if is_small(nodes):
+        return array(typecode, bytes(length * array(typecode).itemsize))
+    return np.empty(length, dtype=_DTYPES[typecode])
+
+
+def as_numpy(data: Any) -> Any:
+    """A NumPy view (no copy) of an ``array.array``; anything else as it is."""
+    if isinstance(data, array):
+        return np.frombuffer(data, dtype=_DTYPES[data.typecode])
+    return data
+
+
+def slot_table(order: Any, nodes: int) -> Any:
+    """Per node its position in ``order`` (-1: absent), int32 (int64 from 2^31 nodes), in the kind of
+    array :func:`new_array` gives a tree of ``nodes`` nodes."""
+    if is_small(nodes):
+        table = array("i", [-1]) * nodes
+        for slot, node in enumerate(order):
+            table[node] = slot
+        return table
+    table = np.full(nodes, -1, dtype=np.int32 if nodes < (1 << 31) else np.int64)
+    table[order] = np.arange(len(order), dtype=table.dtype)
+    return table
+
+
+def flagged(flags: Any, bit: int) -> Any:
+    """The positions of ``flags`` (uint8) that have ``bit`` set, int64, in the kind of array given."""
+    if isinstance(flags, array):
+        return array("q", [slot for slot, bits in enumerate(flags) if bits & bit])
+    return np.flatnonzero(flags & bit)
+
+
+def pick(data: Sequence[int], positions: Any) -> Any:
+    """``data[positions]`` for int64 ``positions`` of either kind, in the same kind."""
+    if isinstance(positions, array):
+        return array("q", map(data.__getitem__, positions))
+    return np.asarray(data)[positions]

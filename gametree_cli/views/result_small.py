@@ -1,0 +1,83 @@
+"""The JSON result's per-node sections for a small tree, node by node in plain Python.
+
+Why a second way to write them: the writer of :mod:`.result_json` makes
+``pruned``, ``visit_order`` and ``nodes`` a chunk of nodes at a time in
+NumPy (:mod:`.node_entries`, :mod:`.node_ids`, :mod:`.json_text`), which a
+million-node result needs; but importing NumPy costs more CPU than the
+whole of a small solve (docs/performance.md, "Issue 14: start-up"). Below
+:data:`~gametree_cli.core.lazy.SMALL_TREE` nodes :func:`small_sections`
+writes the same bytes from the record's per-node API (``values[node]``,
+:meth:`~gametree_cli.search.record.SearchRecord.bound_kind`, ``bounds``,
+``cut``...) and orjson. An entry holds the keys :mod:`.node_entries`
+defines, in its order; ``tests/test_small_result.py`` checks that both
+writers give the same bytes for every algorithm on many random trees.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Sequence
+
+from ..core.model import KIND_NAMES, PLAYER
+from ..core.numbers import number_to_json, value_to_json
+from ..search.record import LOWER, UPPER, SearchRecord
+from .json_text import dumps
+from .node_ids import LINE
+
+__all__ = ["small_sections", "node_entry"]
+
+_SIDES = {LOWER: "lower", UPPER: "upper"}
+
+
+def small_sections(record: SearchRecord) -> list[Iterator[bytes]]:
+    """The text of ``pruned``, ``visit_order`` and ``nodes``, as the chunked writer makes them."""
+    tree = record.tree
+    ids = tree.ids()
+    quoted = [LINE + dumps(name) for name in ids]  # (a derived id quotes as its parent's id, ".", digits)
+    visit_order = record.order if record.order is not None else list(tree.preorder(record.depth_limit))
+    lines = [quoted[node] + b": " + dumps(node_entry(record, node)) for node in tree.preorder()]
+    return [_listed(quoted, record.pruned), _listed(quoted, visit_order), _joined(b"{", lines, b"\n  }")]
+
+
+def _listed(quoted: list[bytes], nodes: Sequence[int]) -> Iterator[bytes]:
+    return _joined(b"[", [quoted[node] for node in nodes], b"\n  ]")
+
+
+def _joined(opening: bytes, lines: list[bytes], closing: bytes) -> Iterator[bytes]:
+    """``opening``, the lines (the first without its comma) and ``closing``; ``[]`` or ``{}`` when empty."""
+    if not lines:
+        yield opening + closing[-1:]
+        return
+    yield opening + b"".join(lines)[1:] + closing
+
+
+def node_entry(record: SearchRecord, node: int) -> dict[str, Any]:
+    """One node's entry in ``nodes`` (the keys of :mod:`.node_entries`, in its order)."""
+    tree = record.tree
+    value = record.values[node]
+    entry: dict[str, Any] = {"visited": value is not None}
+    if value is not None:
+        entry["value"] = value_to_json(value)
+        side = _SIDES.get(_bound_kind(record, node))
+        if side is not None:
+            entry["bound_kind"] = side
+        bounds = record.bounds(node)
+        if bounds is not None:
+            entry["alpha"], entry["beta"] = number_to_json(bounds[0]), number_to_json(bounds[1])
+    kind = tree.kind[node]
+    entry["type"] = tree.players[tree.player[node]] if kind == PLAYER else KIND_NAMES[kind]
+    cut = record.cut(node)
+    if cut is not None:
+        entry["cut"] = cut.reason()
+    if node in record.horizon:
+        entry["horizon"] = True
+    if record.bound and node in record.bound:
+        entry["bound"] = value_to_json(record.bound[node])
+    return entry
+
+
+def _bound_kind(record: SearchRecord, node: int) -> int:
+    """The bound kind the JSON result shows: the search's flags, else only the side of a cut
+    (:meth:`~gametree_cli.search.record.SearchRecord.bound_kinds`)."""
+    if record.flags is not None:
+        return record.bound_kind(node)
+    return record.bound_kind(node) if node in record.cuts else 0
