@@ -22,7 +22,6 @@ from .files import read_input_text, read_stdin_text, write_atomically
 from ..core.model import Source, Tree
 from .document import DEFAULT_MAX_NODES, build_tree
 from .document_writer import TEXT_WRITERS
-from .efg import read_efg
 from .locate import Locator, json_locator
 from .strict_json import loads_strict, not_utf8
 
@@ -234,8 +233,10 @@ def _read_efg(text: str, name: str) -> tuple[Any, Locator | None]:
     """Gambit ``.efg``: its errors carry their own line numbers, so no locator.
 
     A two-player game that is not constant-sum becomes a ``general_sum`` tree
-    of payoff vectors (searched like an n-player tree).
+    of payoff vectors (searched like an n-player tree). Imported here: most runs read no Gambit file.
     """
+    from .efg import read_efg
+
     return read_efg(text, name, allow_general_sum=True), None
 
 

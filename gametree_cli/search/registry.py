@@ -8,6 +8,7 @@ assume their preconditions.
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Any
 
 from ..core.errors import AlgorithmError
@@ -190,64 +191,68 @@ register(Algorithm(
 ))
 
 
+def _later(module: str, name: str) -> Any:
+    """``search.<module>.<name>``, imported at its first call: a run imports only the algorithm it uses
+    (the chance and n-player modules cost start-up time a minimax run need not pay)."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return getattr(import_module(f"{__package__}.{module}"), name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
 # -- chance family (two players with chance nodes) -------------------------------
 
-from . import expecti as _expecti  # noqa: E402
-from . import star1 as _star1  # noqa: E402
 
 register(Algorithm(
     "expectiminimax",
     "expected value at chance nodes, max/min elsewhere (opponent models: random: r)",
-    _expecti.unfit_chance,
-    _expecti.run_expectiminimax,
+    _later("expecti", "unfit_chance"),
+    _later("expecti", "run_expectiminimax"),
 ))
 register(Algorithm(
     "expectimax",
     "as expectiminimax, but min nodes averaged as a uniformly random opponent",
-    _expecti.unfit_chance,
-    _expecti.run_expectimax,
+    _later("expecti", "unfit_chance"),
+    _later("expecti", "run_expectimax"),
 ))
 register(Algorithm(
     "star1",
     "expectiminimax value with Ballard's Star1 pruning at chance nodes (needs bounds)",
-    _star1.unfit_star1,
-    _star1.run_star1,
+    _later("star1", "unfit_star1"),
+    _later("star1", "run_star1"),
     prunes=True,
 ))
-
-from . import star2 as _star2  # noqa: E402
 
 register(Algorithm(
     "star2",
     "Star1 with Ballard's probing phase at chance nodes (needs bounds)",
-    _star1.unfit_star1,
-    _star2.run_star2,
+    _later("star1", "unfit_star1"),
+    _later("star2", "run_star2"),
     prunes=True,
 ))
 
 
 # -- n-player family (max-n, shallow pruning, paranoid) ----------------------------
 
-from . import maxn as _maxn  # noqa: E402
-from . import paranoid as _paranoid  # noqa: E402
-
 register(Algorithm(
     "maxn",
     "max-n value vectors (3+ players; chance nodes averaged; --ties left|right|paranoid|altruistic)",
-    _maxn.unfit_maxn,
-    _maxn.run_maxn,
+    _later("maxn", "unfit_maxn"),
+    _later("maxn", "run_maxn"),
 ))
 register(Algorithm(
     "shallow",
     "max-n with Korf's shallow pruning (non-negative vectors with a constant sum: sum: or --sum)",
-    _maxn.unfit_shallow,
-    _maxn.run_shallow,
+    _later("maxn", "unfit_shallow"),
+    _later("maxn", "run_shallow"),
     prunes=True,
 ))
 register(Algorithm(
     "paranoid",
     "the root player against all others: alpha-beta on the root player's component",
-    _paranoid.unfit_paranoid,
-    _paranoid.run_paranoid,
+    _later("paranoid", "unfit_paranoid"),
+    _later("paranoid", "run_paranoid"),
     prunes=True,
 ))
