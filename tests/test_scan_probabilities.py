@@ -30,10 +30,12 @@ from gametree_cli.io.loader import load_tree, parse_tree
 from gametree_cli.io.locate import json_locator
 from gametree_cli.search.registry import solve
 from gametree_cli.search.sweep import sweep
+from gametree_cli.views.result_json import result_document
 
 from . import oracles
 from .scanner_paths import scanner  # noqa: F401 (fixture)
 from .test_jsonscan import Raw, Writer, facts, loads_path
+from .test_performance import general_python_search
 from .test_real_probabilities import assert_matches_the_oracle
 
 SETTINGS = settings(max_examples=120, deadline=None,
@@ -55,14 +57,18 @@ def spelled(share: Fraction, style: str) -> Raw:
     return Raw(text)
 
 
+STYLES = ["uniform", "decimal", "digits17", "exponent", "zeros", "short", "fraction", "unreduced"]
+
+
 @st.composite
 def chance_files(draw) -> tuple[str, dict]:
     """A two-player tree file with chance nodes (a JSON text), and its plain document for the oracle.
     Leaves are all integers or all decimals (the scanner builds no other mix); shares are spelled
-    one way per chance node, or left out (uniform)."""
+    one way per chance node (or per file), or left out (uniform)."""
     decimal_leaves = draw(st.booleans())
     leaf = st.sampled_from([0.5, -1.25, 3.0, 0.1, 12.345, -7.0]) if decimal_leaves else st.integers(-60, 60)
     rng = random.Random(draw(st.integers(0, 2**32)))
+    one_style = draw(st.sampled_from([None, None, "fraction", "unreduced", "decimal"]))  # or a mix
 
     def node(level: int) -> tuple[Any, Any]:
         """(what is written, the plain document's node)"""
@@ -71,8 +77,7 @@ def chance_files(draw) -> tuple[str, dict]:
             return Raw(repr(value) if decimal_leaves else str(value)), value
         kind = draw(st.sampled_from(["max", "min", "chance", "chance"]))
         pairs = [node(level + 1) for _ in range(draw(st.integers(1, 4)))]
-        style = draw(st.sampled_from(["uniform", "decimal", "digits17", "exponent", "zeros", "short",
-                                      "fraction", "unreduced"]))
+        style = draw(st.sampled_from(["uniform", one_style] if one_style else STYLES))
         if kind == "chance" and style != "uniform":
             weights = [draw(st.integers(0, 9)) for _ in pairs[1:]] + [draw(st.integers(1, 9))]
             with_p = []
@@ -121,8 +126,10 @@ def test_scanned_probabilities_are_the_checking_readers(scanner, monkeypatch, fi
         assert (mine is None) == (theirs is None) and (mine is None or mine.tolist() == theirs.tolist()), field
     assert_matches_the_oracle(solve(got, "expectiminimax"), document)
     swept = sweep(got, name="expectiminimax", min_width=0)
-    if swept is not None:
+    if swept is not None:  # the NumPy sweep; its JSON result prints the values as the Python search's does
         assert_matches_the_oracle(swept, document)
+        python = general_python_search(got, "expectiminimax", None)
+        assert json.dumps(result_document(swept)) == json.dumps(result_document(python))
 
 
 def test_textbook_fixtures_through_the_scanner(scanner):
