@@ -10,7 +10,7 @@ gives the same answers far slower than json.loads, so it is used only
 compiled (:data:`COMPILED`); otherwise json.loads reads every file.
 
 It accepts node mappings with the keys type/children/value/move/p/eval/
-comment/label, bare numbers, nested lists (the compact form), a top-level
+comment/label (p a number or an "a/b" string, read exactly: :mod:`.scan_share`), bare numbers, nested lists (the compact form), a top-level
 mapping with root and title/description/comment/players/sum/bounds/
 general_sum/$schema (their values come back as JSON text for
 :func:`two_player_header`), a bare node mapping, a list or a number. It
