@@ -18,6 +18,7 @@ from setuptools import Extension, setup
 COMPILED_MODULES = [
     "gametree_cli/search/depth_first.py",  # the one alpha-beta/minimax loop
     "gametree_cli/io/scan_lexer.py",  # the JSON tree scanner (io/jsonscan.py)
+    "gametree_cli/io/scan_share.py",
     "gametree_cli/io/scan_kernel.py",
     "gametree_cli/io/scan_order.py",
     "gametree_cli/io/scan_skip.py",  # JSON values skipped (io/partial.py, locate.py)

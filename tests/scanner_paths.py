@@ -19,7 +19,7 @@ import pytest
 
 from gametree_cli.io import jsonscan, locate, partial, scan_order, scan_skip
 
-SCANNER_MODULES = ("scan_lexer", "scan_kernel", "scan_order", "scan_skip")
+SCANNER_MODULES = ("scan_lexer", "scan_share", "scan_kernel", "scan_order", "scan_skip")
 NOT_COMPILED = "the JSON scanner is not compiled (no Cython or C compiler at install time); json.loads reads every file"
 _sources: list[SimpleNamespace] = []
 

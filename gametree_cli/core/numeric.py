@@ -229,18 +229,20 @@ def numeric_from_leaves(tree: Tree, picked: list[Any], leaves: np.ndarray | None
 
 
 def numeric_from_array(tree: Tree, leaf: np.ndarray, denominator: int = 1,
-                       exact_prob: tuple[np.ndarray, int] | None = None) -> Numeric:
+                       exact_prob: tuple[np.ndarray, int, np.ndarray | None] | None = None) -> Numeric:
     """Like :func:`numeric_from_leaves`, from a per-node array a builder filled itself
     (numerators or decimals at the leaves, 0 at inner nodes: formats/jsonscan.py),
-    and the exact probabilities when it worked them out too (else they are computed)."""
+    and the exact probabilities when it worked them out too (else they are computed):
+    numerators, their denominator, and which were decimals (None: none)."""
     return _remember(tree, leaf, denominator, exact_prob)
 
 
 def _remember(tree: Tree, leaf: np.ndarray, denominator: int,
-              exact_prob: tuple[np.ndarray, int] | None = None) -> Numeric:
+              exact_prob: tuple[np.ndarray, int, np.ndarray | None] | None = None) -> Numeric:
     prob, prob_denominator, prob_decimal = None, 1, None
     if tree.prob is not None:
-        exact = exact_prob
+        exact = exact_prob[:2] if exact_prob is not None else None
+        prob_decimal = exact_prob[2] if exact_prob is not None else None
         kinds = set(map(type, tree.prob)) if exact is None else set()
         if exact is None and float not in kinds:
             exact = _exact_probabilities(tree.prob)

@@ -10,7 +10,7 @@ gives the same answers far slower than json.loads, so it is used only
 compiled (:data:`COMPILED`); otherwise json.loads reads every file.
 
 It accepts node mappings with the keys type/children/value/move/p/eval/
-comment/label, bare numbers, nested lists (the compact form), a top-level
+comment/label (p a number or an "a/b" string, read exactly: :mod:`.scan_share`), bare numbers, nested lists (the compact form), a top-level
 mapping with root and title/description/comment/players/sum/bounds/
 general_sum/$schema (their values come back as JSON text for
 :func:`two_player_header`), a bare node mapping, a list or a number. It
@@ -41,13 +41,13 @@ from ..core.model import Source, Tree
 from ..core.numeric import LazyValues, int64_view, numeric_from_array
 from .document import two_player_header
 
-from . import scan_kernel, scan_lexer, scan_order
+from . import scan_kernel, scan_lexer, scan_order, scan_share
 
 __all__ = ["scan_tree", "scan_or_decline", "check_scan", "Declined", "ID_REASON", "NOT_MISTAKES", "AVAILABLE",
            "COMPILED"]
 
-#: Whether the scanner runs compiled (all three of its modules: setup.py's Cython extensions).
-COMPILED = bool(scan_lexer.COMPILED and scan_kernel.COMPILED and scan_order.COMPILED)
+#: Whether the scanner runs compiled (all four of its modules: setup.py's Cython extensions).
+COMPILED = bool(scan_lexer.COMPILED and scan_share.COMPILED and scan_kernel.COMPILED and scan_order.COMPILED)
 #: Whether the loader uses the scanner: only compiled (uncompiled, json.loads is much faster).
 AVAILABLE = COMPILED
 _scan = scan_order.scan if AVAILABLE else None
@@ -56,7 +56,7 @@ ID_REASON = "an id"
 #: Why the scanner stops where no rule is broken, or where reading the nodes around would not pay
 #: (millions of levels, more nodes than allowed): the whole file decides.
 NOT_MISTAKES = frozenset({"integer and decimal leaves mixed", "nested too deeply", "more nodes than max_nodes",
-                          "too many children"})
+                          "too many children", scan_order.DENOMINATOR_REASON, *scan_share.LONG_REASONS})
 _WHERE, _CHECK = scan_order.WHERE, scan_order.CHECK  # scan's modes: bail with where; check only, reading ids
 
 
@@ -134,8 +134,10 @@ def scan_or_decline(text: str | bytes, *, source: Source | None, max_nodes: int)
         title=title,
         source=source,
     )
-    if prob_exact is not None:  # uniform or integer probabilities: numerators the scanner worked out
-        prob_exact = (np.frombuffer(prob_exact[0], dtype=np.int64), prob_exact[1])
+    if prob_exact is not None:  # numerators over one denominator, and which p were decimals: the scanner's
+        numerators, denominator, decimal = prob_exact
+        prob_exact = (np.frombuffer(numerators, dtype=np.int64), denominator,
+                      None if decimal is None else np.frombuffer(decimal, dtype=np.bool_))
     numeric_from_array(tree, leaf, exact_prob=prob_exact)
     return tree
 

@@ -5,6 +5,7 @@
 cimport cython
 
 from gametree_cli.io.scan_lexer cimport Lexer
+from gametree_cli.io.scan_share cimport ShareReader
 
 
 @cython.final
@@ -25,8 +26,7 @@ cdef class Scan:
     cdef unsigned short[::1] flags
     cdef long long[::1] leaf  # an int64, or a double's bits (flag float)
     cdef double[::1] leaf_float  # the same memory
-    cdef long long[::1] pval  # the same for p (flag p_float), once some node has one
-    cdef double[::1] pval_float
+    cdef ShareReader shares  # each p as num / den (flag p_float: written as a decimal), once some node has one
     cdef long long[::1] stack
     cdef Py_ssize_t depth
     cdef dict evals  # depth-first node -> int | float

@@ -24,9 +24,11 @@ try:
 except ImportError:  # no Cython where this runs (it is a build tool): the stand-ins
     from ..core._no_cython import cython
 
-if not cython.compiled:  # compiled, scan_kernel.pxd cimports its C type: its methods are called as C
+if not cython.compiled:  # compiled, scan_kernel.pxd cimports their C types: their methods are called as C
     from .scan_lexer import Lexer
+    from .scan_share import ShareReader
 from .scan_lexer import KEY_NAMES, MAX_NESTING
+from .scan_share import DECIMAL
 
 __all__ = ["Scan", "COMPILED", "NODE_FLAGS", "scan_depth_first"]
 
@@ -44,6 +46,7 @@ _P_FLOAT = cython.declare(cython.ushort, NODE_FLAGS["p_float"])
 _EVAL = cython.declare(cython.ushort, NODE_FLAGS["eval"])
 _MOVE = cython.declare(cython.ushort, NODE_FLAGS["move"])
 _VALUE = cython.declare(cython.ushort, NODE_FLAGS["value"])
+_SHARE_DECIMAL = cython.declare(cython.int, DECIMAL)  # what ShareReader.read gives for a decimal p
 # key numbers (scan_lexer.KEY_NAMES) and sets of them, as bits
 _K_TYPE = cython.declare(cython.int, KEY_NAMES.index("type"))
 _K_CHILDREN = cython.declare(cython.int, KEY_NAMES.index("children"))
@@ -93,7 +96,7 @@ class Scan:
         self.check, self.any_p, self.any_int, self.any_float = check, False, False, False
         self.n = self.cap = self.top_object = self.root = self.depth = 0
         self.limit = min(max(max_nodes, 0), _INT32_MAX - 2)
-        self.arrays, self.evals, self.moves, self.header = {}, {}, {}, {}
+        self.arrays, self.evals, self.moves, self.header, self.shares = {}, {}, {}, {}, ShareReader()
         self.stack = memoryview(np.zeros(256, dtype=np.int64))
 
     def fail(self, why: str):
@@ -116,14 +119,13 @@ class Scan:
     # -- arrays --------------------------------------------------------------------------
 
     def grow(self):
-        """Double the per-node arrays (never past max_nodes + 2); p's once some node has one. The
+        """Double the per-node arrays (never past max_nodes + 2); p's (scan_share) once some node has one. The
         first guess is a node per 16 bytes of text (files of big trees take 20 or more); every item
         is written before it is read (p's only where the flags say)."""
         if self.n == self.cap:
             self.cap = min(2 * self.cap if self.cap else max(1 << 16, self.lex.length // 16), self.limit + 2)
-        for name, dtype in (("kids", np.int32), ("size", np.int32), ("flags", np.uint16), ("leaf", np.int64),
-                            ("pval", np.int64)):
-            if (name != "pval" or self.any_p) and len(self.arrays.get(name, ())) != self.cap:
+        for name, dtype in (("kids", np.int32), ("size", np.int32), ("flags", np.uint16), ("leaf", np.int64)):
+            if len(self.arrays.get(name, ())) != self.cap:
                 grown = np.empty(self.cap, dtype=dtype)
                 if name in self.arrays:
                     grown[: self.n] = self.arrays[name][: self.n]
@@ -131,9 +133,7 @@ class Scan:
         # through memoryviews: uncompiled, their items are Python ints and floats, as compiled
         self.kids, self.size, self.flags = (memoryview(self.arrays[name]) for name in ("kids", "size", "flags"))
         self.leaf, self.leaf_float = memoryview(self.arrays["leaf"]), memoryview(self.arrays["leaf"].view(np.float64))
-        if self.any_p:
-            self.pval, self.pval_float = memoryview(self.arrays["pval"]), memoryview(self.arrays["pval"].view(np.float64))
-        return 0
+        return self.shares.grow(self.cap, self.n) if self.any_p else 0
 
     def grow_stack(self):
         """Double the stack (on its own: where memoryviews are made, Cython clears them on every call)."""
@@ -203,18 +203,10 @@ class Scan:
             self.grow()
         if self.at(110):
             return 0 if self.lex.literal() == 2 else self.fail("a p that is not a number")
-        if self.lex.read_number(True):
+        share: cython.int = self.shares.read(self.lex, d)  # 0: a bail
+        if not share:
             return 1
-        if self.lex.decimal:
-            if self.lex.float_value < 0:
-                return self.fail("a negative p")
-            self.pval_float[d] = self.lex.float_value
-            self.flags[d] |= _P_FLOAT
-        elif self.lex.int_value < 0:
-            return self.fail("a negative p")
-        else:
-            self.pval[d] = self.lex.int_value
-        self.flags[d] |= _P
+        self.flags[d] |= _P | (_P_FLOAT if share == _SHARE_DECIMAL else 0)
         return 0
 
     # -- the scan ------------------------------------------------------------------------
@@ -394,6 +386,6 @@ class Scan:
         """The arrays and records; after a bail, why and where (path: the element open in each list)."""
         path = [int(self.stack[4 * i + 3] - 1) for i in range(self.depth)
                 if self.stack[4 * i] >= _FRAME_CHILDREN and self.stack[4 * i + 3] > 0]
-        return dict(self.arrays, why=self.lex.why, pos=self.lex.pos, path=tuple(path), n=self.n, root=self.root,
+        return dict(self.arrays, **self.shares.arrays, why=self.lex.why, pos=self.lex.pos, path=tuple(path), n=self.n, root=self.root,
                     any_float=self.any_float, any_p=self.any_p, evals=self.evals, moves=self.moves,
                     header=self.header)

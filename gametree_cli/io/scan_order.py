@@ -11,9 +11,11 @@ either why it *bailed* (a str: the caller runs the json.loads path) or::
     player   bytearray[2n]    int16 0 (MAX), 1 (MIN), -1 (leaves, chance)
     leaf     bytearray[8n]    int64 or float64 leaf values (0 at inner nodes)
     is_float bool             the leaves are decimals
-    prob     list[n] | None   edge probabilities (None under non-chance parents)
-    exact    (bytearray[8n], int) | None   the probabilities as int64 numerators over one
-                              denominator (numeric._exact_probabilities); None: Python works it out
+    prob     list[n] | None   edge probabilities (None under non-chance parents): int, Fraction,
+                              or the float of a decimal written, one object per distinct share
+    exact    (bytearray[8n], int, bytearray[n] | None) | None   the probabilities as int64
+                              numerators over one denominator, and per node whether its p was
+                              written as a decimal (numeric.Numeric); None: Python works it out
     evals    dict             node -> int | float, inner nodes only
     moves    dict             node -> str
     header   dict             top-level key -> JSON text of its value
@@ -32,7 +34,6 @@ Cython's pure-Python mode, like :mod:`.scan_kernel` (``COMPILED``).
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from typing import Any
 
@@ -45,7 +46,7 @@ except ImportError:  # no Cython where this runs (it is a build tool): the stand
 
 from .scan_kernel import NODE_FLAGS, scan_depth_first
 
-__all__ = ["scan", "BUILD", "WHERE", "CHECK", "COMPILED"]
+__all__ = ["scan", "BUILD", "WHERE", "CHECK", "COMPILED", "DENOMINATOR_REASON"]
 
 #: True when this module runs compiled (setup.py's optional Cython extension)
 COMPILED = cython.compiled
@@ -64,6 +65,11 @@ _EVAL = cython.declare(cython.ushort, NODE_FLAGS["eval"])
 _MOVE = cython.declare(cython.ushort, NODE_FLAGS["move"])
 _INT64_MAX = cython.declare(cython.ulonglong, (1 << 63) - 1)
 _UINT64_MAX = cython.declare(cython.ulonglong, (1 << 64) - 1)
+#: numerators of decimal shares stay below this (written.WRITTEN_LIMIT: the sweep's codes carry a flag bit)
+_WRITTEN_LIMIT = cython.declare(cython.ulonglong, 1 << 61)
+_SEEN = cython.declare(cython.Py_ssize_t, 16)  # distinct shares looked up in C arrays (the others in a dict)
+#: a chance node whose shares' lcm outgrows int64: no rule is broken (jsonscan.NOT_MISTAKES)
+DENOMINATOR_REASON = "probabilities over a common denominator beyond int64"
 
 
 def scan(text: str | bytes, max_nodes: int, mode: int = BUILD) -> Any:
@@ -79,10 +85,10 @@ def scan(text: str | bytes, max_nodes: int, mode: int = BUILD) -> Any:
     if not found["why"]:
         if mode == CHECK and not found["any_p"]:  # checked: numbering the nodes would find nothing more
             return None
-        pval = found.get("pval", np.zeros(1, dtype=np.int64))
-        views = [memoryview(found[name]) for name in ("kids", "size", "flags", "leaf")]
-        result = _number(*views, memoryview(pval), memoryview(pval.view(np.float64)), found["n"], found["root"],
-                         found["evals"], found["moves"], found["any_float"], found["header"])
+        none = np.zeros(1, dtype=np.int64)
+        views = [memoryview(found.get(name, none)) for name in ("kids", "size", "flags", "leaf", "pnum", "pden")]
+        result = _number(*views, found["n"], found["root"], found["evals"], found["moves"], found["any_float"],
+                         found["header"])
         del views
         if len(result) > 2:
             return None if mode == CHECK else result
@@ -111,7 +117,7 @@ def _resolve(f: cython.ushort, inherited: cython.int) -> cython.int:
                below=cython.int)
 def _number(kids: cython.const[cython.int][::1], size: cython.const[cython.int][::1],
             flags: cython.const[cython.ushort][::1], leaf: cython.const[cython.longlong][::1],
-            pval: cython.const[cython.longlong][::1], pval_float: cython.const[cython.double][::1],
+            pnum: cython.const[cython.longlong][::1], pden: cython.const[cython.longlong][::1],
             n_all: cython.Py_ssize_t, root: cython.Py_ssize_t, evals: dict, moves: dict, any_float: bool,
             header: dict) -> tuple:
     """Number the nodes breadth-first: the results, or (why, the depth-first node it is about)."""
@@ -159,7 +165,7 @@ def _number(kids: cython.const[cython.int][::1], size: cython.const[cython.int][
             order[i], kind[i], inherit[i] = c, _resolve(flags[c], below), below
             c += size[c]
         if kd == _CHANCE:
-            why = shares.chance(order, tail, k, flags, pval, pval_float)
+            why = shares.chance(order, tail, k, flags, pnum, pden)
             if why:
                 return why, u
         tail += k
@@ -179,90 +185,150 @@ def _gcd(a: cython.ulonglong, b: cython.ulonglong) -> cython.ulonglong:
 
 @cython.cclass
 class _Shares:
-    """The edge probabilities: the Python list, and the same as int64 numerators over one
-    denominator (numeric._exact_probabilities) while every share is 0 or 1/k (uniform, or an
-    integer p: 0 or 1): per edge k (0 for a zero share) and the running lcm of the k; exact goes
-    False when a decimal comes or the lcm outgrows uint64 (Python then decides)."""
+    """The edge probabilities, breadth-first: per edge ``num / den`` (:mod:`.scan_share`) and whether
+    its p was written as a decimal; the Python list of their values (one object per distinct share);
+    and the running lcm of the denominators, to put the numerators over one denominator
+    (numeric.Numeric). exact goes False when the lcm outgrows uint64 (Python then decides)."""
 
-    __slots__ = ("n", "prob", "unit_b", "unit", "lcm", "exact", "uniform_k", "uniform")
+    __slots__ = ("n", "prob", "num_b", "num", "den", "dec_b", "dec", "lcm", "last_den", "exact", "decimals",
+                 "uniform_k", "uniform", "seen", "seen_count", "seen_objects", "more")
     n: cython.Py_ssize_t
     prob: object  # list[n], once there is a chance node
-    unit_b: object
-    unit: cython.longlong[::1]
+    num_b: object
+    num: cython.longlong[::1]
+    den: cython.longlong[::1]  # 0 off chance edges
+    dec_b: object
+    dec: cython.uchar[::1]
     lcm: cython.ulonglong
+    last_den: cython.ulonglong
     exact: cython.bint
+    decimals: cython.bint  # some p was written as a decimal
     uniform_k: cython.Py_ssize_t  # the last uniform share made, reused: 1/k
     uniform: object
+    seen: cython.longlong[:, ::1]  # num, den, decimal of the first _SEEN distinct shares made
+    seen_count: cython.Py_ssize_t
+    seen_objects: list  # their numbers
+    more: dict  # the numbers of the others, by (num, den, decimal)
 
     def __init__(self, n: int) -> None:
-        self.n, self.prob, self.unit_b, self.lcm, self.exact, self.uniform_k, self.uniform = n, None, None, 1, True, \
-            0, None
+        self.n, self.prob, self.lcm, self.last_den, self.exact, self.decimals = n, None, 1, 1, True, False
+        self.uniform_k, self.uniform, self.seen_count, self.seen_objects, self.more = 0, None, 0, [], {}
+        self.seen = memoryview(np.zeros((_SEEN, 3), dtype=np.int64))
 
     @cython.cfunc
-    def share(self, at: cython.Py_ssize_t, k: cython.ulonglong) -> cython.void:
-        self.unit[at] = k
-        if not self.exact or k <= 1:
+    def start(self) -> cython.void:
+        """The edge arrays, made at the first chance node."""
+        self.prob, self.num_b, self.dec_b = [None] * self.n, bytearray(8 * self.n), bytearray(self.n)
+        self.num, self.dec = memoryview(self.num_b).cast("q"), memoryview(self.dec_b)
+        self.den = memoryview(bytearray(8 * self.n)).cast("q")
+
+    @cython.cfunc
+    def share(self, at: cython.Py_ssize_t, num: cython.longlong, den: cython.longlong,
+              decimal: cython.bint) -> cython.void:
+        self.num[at], self.den[at], self.dec[at] = num, den, decimal
+        self.decimals = self.decimals or decimal
+        if not self.exact or den == self.last_den:
             return
-        step: cython.ulonglong = k // _gcd(self.lcm, k)
+        self.last_den = den
+        step: cython.ulonglong = den // _gcd(self.lcm, den)
         if self.lcm > _UINT64_MAX // step:
             self.exact = False
         else:
             self.lcm *= step
 
+    @cython.cfunc
+    @cython.locals(i=cython.Py_ssize_t)
+    def value(self, num: cython.longlong, den: cython.longlong, decimal: cython.bint) -> object:
+        """The Python number of a share, as the builders read it: the float of a decimal written
+        (int / int rounds correctly), else an int or a Fraction; made once per distinct share."""
+        for i in range(self.seen_count):
+            if self.seen[i, 0] == num and self.seen[i, 1] == den and self.seen[i, 2] == decimal:
+                return self.seen_objects[i]
+        key = (num, den, decimal)
+        number = self.more.get(key) if self.seen_count == _SEEN else None
+        if number is not None:
+            return number
+        top: object = num
+        bottom: object = den
+        if decimal:
+            number = top / bottom
+        else:
+            exact = Fraction(top, bottom)
+            number = exact.numerator if exact.denominator == 1 else exact
+        if self.seen_count < _SEEN:
+            self.seen[self.seen_count, 0], self.seen[self.seen_count, 1] = num, den
+            self.seen[self.seen_count, 2] = decimal
+            self.seen_count += 1
+            self.seen_objects.append(number)
+        else:
+            self.more[key] = number
+        return number
+
     @cython.cfunc  # a C call per chance node: as a Python method, each call acquired its four memoryviews anew
-    @cython.locals(i=cython.Py_ssize_t, c=cython.Py_ssize_t, given=cython.Py_ssize_t, decimals=cython.Py_ssize_t,
-                   total=cython.longlong)
+    @cython.locals(i=cython.Py_ssize_t, o=cython.Py_ssize_t, given=cython.Py_ssize_t, decimals=cython.Py_ssize_t,
+                   whole=cython.ulonglong, step=cython.ulonglong, total=cython.ulonglong, off=cython.ulonglong)
     def chance(self, order: cython.const[cython.int][::1], at: cython.Py_ssize_t, k: cython.Py_ssize_t,
-               flags: cython.const[cython.ushort][::1], pval: cython.const[cython.longlong][::1],
-               pval_float: cython.const[cython.double][::1]) -> str:
+               flags: cython.const[cython.ushort][::1], pnum: cython.const[cython.longlong][::1],
+               pden: cython.const[cython.longlong][::1]) -> str:
         """The probabilities of one chance node's k children (breadth-first at..at+k, depth-first
-        order[...]); why they are refused, or ''."""
+        order[...]): checked as the builders check them, in integers; why they are refused, or ''."""
         if self.prob is None:
-            self.prob, self.unit_b = [None] * self.n, bytearray(8 * self.n)
-            self.unit = memoryview(self.unit_b).cast("q")
+            self.start()
         given = decimals = 0
         for i in range(at, at + k):
             given += (flags[order[i]] & _P) != 0
-            decimals += (flags[order[i]] & _P) != 0 and (flags[order[i]] & _P_FLOAT) != 0
+            decimals += (flags[order[i]] & _P_FLOAT) != 0
         prob: list = self.prob
         if given == 0:
             if self.uniform_k != k:
                 self.uniform, self.uniform_k = 1 if k == 1 else Fraction(1, k), k
             for i in range(at, at + k):
                 prob[i] = self.uniform
-                self.share(i, k)
+                self.share(i, 1, k, False)
             return ""
         if given != k:
             return "p given to some children of a chance node only"
-        if decimals == 0:
-            total = 0
-            for i in range(at, at + k):
-                if pval[order[i]] > 1:
-                    return "probabilities that do not sum to 1"
-                total += pval[order[i]]
-            if total != 1:
+        whole = 1  # the lcm of the k denominators; then the shares over it, which sum to at most k * whole
+        for i in range(at, at + k):
+            step = pden[order[i]] // _gcd(whole, pden[order[i]])
+            if whole > _INT64_MAX // k // step:
+                return DENOMINATOR_REASON
+            whole *= step
+        total = 0
+        for i in range(at, at + k):
+            total += pnum[order[i]] * (whole // pden[order[i]])
+        if total != whole:  # decimals may miss 1 by 1e-9 (node_rules.py); fractions sum to it exactly
+            off = total - whole if total > whole else whole - total
+            if decimals == 0 or off > whole // 1000000000:
                 return "probabilities that do not sum to 1"
-            for i in range(at, at + k):
-                self.share(i, pval[order[i]])  # 0 or 1
-                prob[i] = int(pval[order[i]])
-            return ""
-        if decimals != k:
-            return "integer and decimal probabilities mixed"
-        self.exact = False
-        values = [float(pval_float[order[i]]) for i in range(at, at + k)]
-        if not math.isclose(sum(values), 1.0, rel_tol=1e-9, abs_tol=1e-9):
-            return "probabilities that do not sum to 1"
-        prob[at : at + k] = values
+        for i in range(at, at + k):
+            o = order[i]
+            self.share(i, pnum[o], pden[o], (flags[o] & _P_FLOAT) != 0)
+            prob[i] = self.value(pnum[o], pden[o], (flags[o] & _P_FLOAT) != 0)
         return ""
 
+    @cython.locals(i=cython.Py_ssize_t, common=cython.ulonglong, divisor=cython.ulonglong)
     def exact_numerators(self) -> Any:
-        """(numerators as int64 bytes, the denominator), or None (no chance node, or Python decides)."""
+        """(numerators as int64 bytes, the denominator, which p were decimals as bytes or None), or
+        None (no chance node, or Python decides): the lcm of the shares' reduced denominators, as
+        numeric._exact_probabilities and written.written_probabilities give it."""
         if self.prob is None or not self.exact or self.lcm > _INT64_MAX:
             return None
-        i: cython.Py_ssize_t
-        for i in range(self.n):  # numerators lcm / k; p <= 1, so they fit when the lcm does
-            self.unit[i] = self.lcm // self.unit[i] if self.unit[i] else 0
-        return self.unit_b, int(self.lcm)
+        common = divisor = self.lcm
+        for i in range(self.n):  # p <= 1, so the numerators fit when the lcm does
+            if self.den[i]:
+                self.num[i] = self.num[i] * (common // self.den[i])
+                if divisor != 1:
+                    divisor = _gcd(divisor, self.num[i])
+        if divisor > 1:  # denominators written unreduced ("2/4", 0.50): over the lcm of the reduced ones
+            common //= divisor
+            for i in range(self.n):
+                self.num[i] = self.num[i] // divisor
+        if self.decimals and common >= _WRITTEN_LIMIT:  # codes carry a numerator and a flag bit
+            for i in range(self.n):
+                if self.num[i] >= _WRITTEN_LIMIT:
+                    return None
+        return self.num_b, int(common), self.dec_b if self.decimals else None
 
 
 def _dfs_path(size: Any, root: int, node: int) -> tuple:

@@ -224,9 +224,13 @@ def _column(levels: list[tuple[int, int]], values: np.ndarray, level_denominator
             if int(np.abs(values[start:end]).max(initial=0)) * factor >= _LIMIT:
                 return _decoded(levels, values, level_denominators, decimal)
             values[start:end] *= factor
-    if decimal is None:
+    if decimal is None and (not exact or top == 1):
         return Column.scaled(values, top if exact else 1, present)
-    column = written_column(values, top, decimal, present)
+    # exact fractions too: the written column prints them in bulk (json_items)
+    flags = np.zeros(len(values), dtype=bool) if decimal is None else decimal
+    column = written_column(values, top, flags, present)
+    if column is None and decimal is None:
+        return Column.scaled(values, top, present)
     return column if column is not None else _decoded(levels, values, [top] * len(levels), decimal)
 
 
