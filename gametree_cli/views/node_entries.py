@@ -87,46 +87,75 @@ def entry_dicts(columns: list[Column]) -> list[dict[str, Any]]:
     return entries
 
 
-def entry_pieces(columns: list[Column], before: bytes) -> list[Piece]:
-    """The entries as pieces of text for :func:`~.json_text.paste`: ``before`` + ``{"visited":true,...}``.
+def entry_pieces(columns: list[Column], before: bytes) -> tuple[list[Piece], np.ndarray]:
+    """The entries as pieces of text for :func:`~.json_text.paste`: ``before`` + ``{"visited":true,...}``;
+    and per line whether its whole entry is in the first piece.
 
     One piece per column (``visited`` and ``value`` share one), each a table
     of the column's distinct texts (``,"alpha":3``), empty where a node has
     no such key. The closing brace goes with ``type`` on lines where no key
-    follows it, so the usual entry is three pieces; ``paste`` leaves out a
-    piece entirely on lines where it is empty (most lines of alpha-beta's
-    unvisited nodes).
+    follows it, so the usual entry is three pieces. A node never visited
+    that has no key but ``type`` (most lines of alpha-beta's result) has its
+    whole entry, ``{"visited":false,"type":"leaf"}``, in the first piece, the
+    others empty there: ``paste`` may then stop after it (its ``stops``).
     """
     value = columns[1]  # columns[0], visited, is value.codes >= 0
-    pieces = [_value_table(value.items, before).at(value.codes + 1)]
     later = np.zeros(len(value.codes), dtype=bool)  # a key follows type
+    others = np.zeros(len(value.codes), dtype=bool)  # a key besides visited, value and type
     after_type = False
     for column in columns[2:]:
         if column.key == "type":
             after_type = True
+            kind = column
             continue
+        present = column.codes >= 0
+        others |= present
         if after_type:
-            later |= column.codes >= 0
+            later |= present
+    alone = (value.codes < 0) & ~others
+    pieces = [_value_table(value.items, before, kind.items).at(
+        np.where(alone, 1 + len(value.items) + kind.codes, value.codes + 1))]
     for column in columns[2:]:
-        key = b"," + dumps(column.key) + b":"
-        texts = [key + text for text in dumps_each(column.items)]
-        if column.key == "type":  # with the closing brace, unless a key follows
-            pieces.append(table([text + b"}" for text in texts] + texts).at(column.codes + later * len(texts)))
+        made = _key_table(column)
+        if column.key == "type":  # with the closing brace, unless a key follows; nothing where alone
+            rows = (len(made.table) - 1) // 2  # each type with the brace, then each without, then the empty row
+            pieces.append(made.at(np.where(alone, -1, column.codes + later * rows)))
         else:
-            pieces.append(table(texts).at(column.codes))
+            pieces.append(made.at(column.codes))
     pieces.append(table([b"}"]).at(np.where(later, 0, -1)))
-    return pieces
+    return pieces, alone
 
 
-#: the last value table made: (items, before, table); chunks that share their values' list share it
-_LAST_VALUES: list[tuple[list[Any], bytes, Piece]] = []
+#: per key, the last table made for it: (items, table); chunks that share a key's list of items share it
+_LAST_TABLES: dict[str, tuple[list[Any], Piece]] = {}
 
 
-def _value_table(items: list[Any], before: bytes) -> Piece:
-    """``before`` + ``{"visited":false``, then per value ``{"visited":true,"value":V``, as a table."""
-    if _LAST_VALUES and _LAST_VALUES[0][0] is items and _LAST_VALUES[0][1] == before:
-        return _LAST_VALUES[0][2]
+def _key_table(column: Column) -> Piece:
+    """The texts ``,"key":item`` of the column's items as a table (for ``type``: first each with the
+    closing brace, then each without)."""
+    last = _LAST_TABLES.get(column.key)
+    if last is not None and last[0] is column.items:
+        return last[1]
+    key = b"," + dumps(column.key) + b":"
+    texts = [key + text for text in dumps_each(column.items)]
+    made = table([text + b"}" for text in texts] + texts if column.key == "type" else texts)
+    _LAST_TABLES[column.key] = (column.items, made)
+    return made
+
+
+#: the last value table made: (items, before, types, table); chunks that share their values' list share it
+_LAST_VALUES: list[tuple[list[Any], bytes, list[Any], Piece]] = []
+
+
+def _value_table(items: list[Any], before: bytes, types: list[Any]) -> Piece:
+    """``before`` + ``{"visited":false``, then per value ``{"visited":true,"value":V``, then per type a
+    whole entry of a node never visited, ``{"visited":false,"type":T}``, as a table."""
+    if _LAST_VALUES:
+        last_items, last_before, last_types, made = _LAST_VALUES[0]
+        if last_items is items and last_before == before and last_types == types:
+            return made
     start = before + b'{"visited":'
-    made = table([start + b"false"] + [start + b'true,"value":' + text for text in dumps_each(items)])
-    _LAST_VALUES[:] = [(items, before, made)]
+    made = table([start + b"false"] + [start + b'true,"value":' + text for text in dumps_each(items)]
+                 + [start + b'false,"type":' + text + b"}" for text in dumps_each(types)])
+    _LAST_VALUES[:] = [(items, before, types, made)]
     return made

@@ -203,7 +203,10 @@ def _entries(ids: NodeIds, view: RecordView) -> Iterator[bytes]:
     for start in range(0, len(order), CHUNK):
         tick("write", start, len(order))
         chunk = order[start : start + CHUNK].astype(np.int64)
-        text = paste([*ids.pieces(chunk), *entry_pieces(entry_columns(view, chunk), b": ")], len(chunk))
+        id_pieces = ids.pieces(chunk)
+        entries, alone = entry_pieces(entry_columns(view, chunk), b": ")
+        stops = np.where(alone, len(id_pieces) + 1, len(id_pieces) + len(entries))
+        text = paste([*id_pieces, *entries], len(chunk), stops)
         yield text[1:] if start == 0 else text
     yield b"\n  }"
 
