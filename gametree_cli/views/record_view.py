@@ -58,6 +58,9 @@ class RecordView:
     def visit_order(self) -> Sequence[int] | None:
         """The visited nodes in the order first entered (a list or an array: the caller takes a chunk
         at a time); None for the tree order down to the depth limit."""
+        order = self.record._order  # an array stays one (``record.order`` would make it a list for good)
+        if isinstance(order, np.ndarray):
+            return order
         return self.record.order
 
     def pruned(self) -> Sequence[int]:
@@ -76,6 +79,12 @@ class RecordView:
             fits = SlotCodes.fits(self.record)
             self._slot_codes = SlotCodes(self.record, _item_codes, dense_codes) if fits else False
         return self._slot_codes or None
+
+    def coded_visits(self, nodes: np.ndarray) -> np.ndarray | None:
+        """Per node of ``nodes`` whether the search visited it, when the record is coded once
+        (:mod:`.slot_codes`: then a node never visited has no key but ``type``); else None."""
+        bulk = self._bulk()
+        return None if bulk is None else bulk.slots(nodes) >= 0
 
     def values(self, nodes: np.ndarray) -> Codes:
         """The values of ``nodes`` (code -1: not visited)."""

@@ -30,7 +30,7 @@ from ..core.numbers import value_to_json
 from ..core.progress import tick
 from ..search.record import SearchRecord
 from .json_text import dumps, paste
-from .node_entries import entry_columns, entry_dicts, entry_pieces
+from .node_entries import entry_columns, entry_dicts, entry_pieces, visited_entry_pieces
 from .node_ids import LINE, NodeIds, tree_order
 from .record_view import RecordView
 
@@ -204,7 +204,7 @@ def _entries(ids: NodeIds, view: RecordView) -> Iterator[bytes]:
         tick("write", start, len(order))
         chunk = order[start : start + CHUNK].astype(np.int64)
         id_pieces = ids.pieces(chunk)
-        entries, alone = entry_pieces(entry_columns(view, chunk), b": ")
+        entries, alone = visited_entry_pieces(view, chunk, b": ") or entry_pieces(entry_columns(view, chunk), b": ")
         stops = np.where(alone, len(id_pieces) + 1, len(id_pieces) + len(entries))
         text = paste([*id_pieces, *entries], len(chunk), stops)
         yield text[1:] if start == 0 else text

@@ -30,7 +30,7 @@ from ..core.numbers import INF, NEG_INF, number_to_json, value_to_json
 from ..core.numeric import LazyValues, int64_view
 from ..search.record import LOWER, UPPER, SearchRecord
 
-__all__ = ["SlotCodes", "BULK_FROM"]
+__all__ = ["SlotCodes", "BULK_FROM", "same_value_sources"]
 
 #: trees with fewer nodes are coded a chunk at a time (the tests lower this to reach small trees)
 BULK_FROM = 1 << 12
@@ -43,6 +43,7 @@ class SlotCodes:
     def __init__(self, record: SearchRecord, item_codes: Any, dense_codes: Any) -> None:
         values = record.values
         self.slot_of = values.slot_of
+        self._last: tuple[np.ndarray, np.ndarray] | None = None  # see slots
         fast = _leaf_codes(record.tree, [values.data], dense_codes)
         if fast is None:
             fast = _coded(values.data, record.decode_values, item_codes, dense_codes, value_to_json)
@@ -77,38 +78,57 @@ class SlotCodes:
                    for column in columns)
 
     def slots(self, nodes: np.ndarray) -> np.ndarray:
-        """Per node of ``nodes`` (int64), its slot (-1: never visited)."""
-        return self.slot_of[nodes].astype(np.int64, copy=False)
+        """Per node of ``nodes`` (int64), its slot (-1: never visited); the last answer is kept, as the
+        writer asks for the same chunk once per column."""
+        last = self._last
+        if last is not None and last[0] is nodes:
+            return last[1]
+        slots = self.slot_of[nodes].astype(np.int64, copy=False)
+        self._last = (nodes, slots)
+        return slots
 
 
-def _leaf_codes(tree: Any, columns: list[np.ndarray],
-                dense_codes: Any) -> tuple[list[np.ndarray], list[Any]] | None:
-    """Per entry of each column (source codes: a leaf's node number, or the two codes for -inf and
-    inf) a code into one list of JSON items, each column with -1 appended; None unless the tree's
-    leaf values are plain integers in NumPy and no entry is an inner node's ``eval``.
-
-    Why: equal leaf values print alike, so the distinct *values* are coded in
-    NumPy (a few thousand) instead of the distinct sources (tens of
-    thousands, each decoded to a Python number first).
-    """
+def _leaf_entries(tree: Any, raw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """``(values, at_node, nodes)`` of source codes ``raw``: which codes are nodes (not the two
+    infinities), those nodes and their leaf values (int64); None unless the tree's leaf values are
+    plain integers in NumPy and every code is a leaf's or an infinity's (an ``eval`` at the depth
+    limit, a fraction, a float: the general decoding)."""
     leaf_values = tree.value
     data = getattr(leaf_values, "data", None)
     if type(leaf_values) is not LazyValues or data.dtype != np.int64 or leaf_values.denominator != 1:
         return None
     n = len(tree.kind)
-    joined = np.concatenate([np.asarray(column, dtype=np.int64) for column in columns])
-    if len(joined) and (int(joined.min()) < 0 or int(joined.max()) > n + 1):
+    if len(raw) and (int(raw.min()) < 0 or int(raw.max()) > n + 1):
         return None
-    at_node = joined < n
-    nodes = joined[at_node]
+    at_node = raw < n
+    nodes = raw[at_node]
     if (int64_view(tree.count)[nodes] != 0).any():  # an inner node's eval (a depth limit)
         return None
     if leaf_values.present is not None and not leaf_values.present[nodes].all():
         return None
-    distinct, index = dense_codes(data[nodes])
+    return data[nodes], at_node, nodes
+
+
+def _leaf_codes(tree: Any, columns: list[np.ndarray],
+                dense_codes: Any) -> tuple[list[np.ndarray], list[Any]] | None:
+    """Per entry of each column (source codes: a leaf's node number, or the two codes for -inf and
+    inf) a code into one list of JSON items, each column with -1 appended; None where
+    :func:`_leaf_entries` is.
+
+    Why: equal leaf values print alike, so the distinct *values* are coded in
+    NumPy (a few thousand) instead of the distinct sources (tens of
+    thousands, each decoded to a Python number first).
+    """
+    joined = np.concatenate([np.asarray(column, dtype=np.int64) for column in columns])
+    found = _leaf_entries(tree, joined)
+    if found is None:
+        return None
+    values, at_node, _ = found
+    distinct, index = dense_codes(values)
     items: list[Any] = distinct.tolist()  # (an int64 is its own JSON form)
     codes = np.empty(len(joined), dtype=np.int64)
     codes[at_node] = index
+    n = len(tree.kind)
     for code, infinite in ((n, NEG_INF), (n + 1, INF)):
         here = joined == code
         if here.any():
@@ -119,6 +139,23 @@ def _leaf_codes(tree: Any, columns: list[np.ndarray],
         parts.append(np.append(codes[start : start + len(column)], -1))
         start += len(column)
     return parts, items
+
+
+def same_value_sources(tree: Any, raw: np.ndarray) -> np.ndarray | None:
+    """``raw`` (source codes) with each leaf replaced by one leaf of the same value, so that the
+    distinct codes are as few as the distinct values (a few thousand instead of tens of thousands
+    to decode and word: the cut reasons); None where :func:`_leaf_entries` is."""
+    raw = np.asarray(raw, dtype=np.int64)
+    found = _leaf_entries(tree, raw)
+    if found is None:
+        return None
+    values, at_node, nodes = found
+    distinct, index = np.unique(values, return_inverse=True)
+    chosen = np.empty(len(distinct), dtype=np.int64)
+    chosen[index.reshape(-1)] = nodes  # one leaf per value (whichever comes last)
+    same = raw.copy()
+    same[at_node] = chosen[index.reshape(-1)]
+    return same
 
 
 def _coded(raw: np.ndarray, decode: Any, item_codes: Any, dense_codes: Any,
