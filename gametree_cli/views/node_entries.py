@@ -113,13 +113,16 @@ def entry_pieces(columns: list[Column], before: bytes) -> tuple[list[Piece], np.
         if after_type:
             later |= present
     alone = (value.codes < 0) & ~others
+    some_alone = bool(alone.any())  # (none in an exhaustive search's result: no per-line choice to make)
+    first = value.codes + 1
     pieces = [_value_table(value.items, before, kind.items).at(
-        np.where(alone, 1 + len(value.items) + kind.codes, value.codes + 1))]
+        np.where(alone, 1 + len(value.items) + kind.codes, first) if some_alone else first)]
     for column in columns[2:]:
         made = _key_table(column)
         if column.key == "type":  # with the closing brace, unless a key follows; nothing where alone
             rows = (len(made.table) - 1) // 2  # each type with the brace, then each without, then the empty row
-            pieces.append(made.at(np.where(alone, -1, column.codes + later * rows)))
+            index = column.codes + later * rows
+            pieces.append(made.at(np.where(alone, -1, index) if some_alone else index))
         else:
             pieces.append(made.at(column.codes))
     pieces.append(table([b"}"]).at(np.where(later, 0, -1)))

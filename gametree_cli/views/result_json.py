@@ -205,7 +205,7 @@ def _entries(ids: NodeIds, view: RecordView) -> Iterator[bytes]:
         chunk = order[start : start + CHUNK].astype(np.int64)
         id_pieces = ids.pieces(chunk)
         entries, alone = visited_entry_pieces(view, chunk, b": ") or entry_pieces(entry_columns(view, chunk), b": ")
-        stops = np.where(alone, len(id_pieces) + 1, len(id_pieces) + len(entries))
+        stops = np.where(alone, len(id_pieces) + 1, len(id_pieces) + len(entries)) if alone.any() else None
         text = paste([*id_pieces, *entries], len(chunk), stops)
         yield text[1:] if start == 0 else text
     yield b"\n  }"
