@@ -32,7 +32,7 @@ np = lazy_module("numpy")
 from ..core.columns import BoundMap, Column
 from ..core.model import CHANCE, MAX, MIN, Tree
 from ..core.numbers import Value
-from .record_facts import CUT, EXACT, HORIZON, LOWER, UPPER, Cut, Stats, cut_reasons, skipped_children
+from .record_facts import CUT, EXACT, HORIZON, LOWER, ONE_CUT_FROM, UPPER, Cut, Stats, cut_reasons, one_cut, skipped_children
 
 __all__ = ["Stats", "Cut", "SearchRecord", "EXACT", "LOWER", "UPPER", "CUT", "HORIZON"]
 
@@ -158,6 +158,8 @@ class SearchRecord:
         return None if low is None else (low, self._beta[node])
 
     def cut(self, node: int) -> Cut | None:
+        if self._derived_cuts is None and self.flags is not None and len(self.values) >= ONE_CUT_FROM:
+            return one_cut(self, node)  # a big tree's text view asks for a few: not every cut worded
         return self.cuts.get(node)
 
     def at_horizon(self, node: int) -> bool:
