@@ -101,7 +101,8 @@ def entry_pieces(columns: list[Column], before: bytes) -> tuple[list[Piece], np.
     """
     value = columns[1]  # columns[0], visited, is value.codes >= 0
     later = np.zeros(len(value.codes), dtype=bool)  # a key follows type
-    others = np.zeros(len(value.codes), dtype=bool)  # a key besides visited, value and type
+    alone = value.codes < 0  # never visited, and (below) no key but type
+    some_alone = bool(alone.any())  # (none in an exhaustive search's result: no per-line choice to make)
     after_type = False
     for column in columns[2:]:
         if column.key == "type":
@@ -109,11 +110,11 @@ def entry_pieces(columns: list[Column], before: bytes) -> tuple[list[Piece], np.
             kind = column
             continue
         present = column.codes >= 0
-        others |= present
+        if some_alone:
+            alone &= ~present
         if after_type:
             later |= present
-    alone = (value.codes < 0) & ~others
-    some_alone = bool(alone.any())  # (none in an exhaustive search's result: no per-line choice to make)
+    some_alone = some_alone and bool(alone.any())
     first = value.codes + 1
     pieces = [_value_table(value.items, before, kind.items).at(
         np.where(alone, 1 + len(value.items) + kind.codes, first) if some_alone else first)]
