@@ -22,6 +22,7 @@ from gametree_cli.search.record import LOWER, UPPER
 from gametree_cli.search.registry import Options, solve
 from gametree_cli.views import json_text, paste_lines, result_json, slot_codes
 from gametree_cli.views.json_text import Piece, paste_numpy, table
+from gametree_cli.views.record_view import RecordView, dense_codes
 from gametree_cli.views.slot_codes import SlotCodes
 
 compiled = pytest.mark.skipif(not paste_lines.COMPILED, reason="views/paste_lines.py is not compiled here")
@@ -124,7 +125,6 @@ def test_leaf_codes_merge_equal_values_and_infinities():
     slot_codes.BULK_FROM = 0
     try:
         assert SlotCodes.fits(record)
-        from gametree_cli.views.record_view import RecordView
         view = RecordView(record)
         nodes = np.arange(len(tree), dtype=np.int64)
         codes, items = view.values(nodes)
@@ -138,13 +138,8 @@ def test_leaf_codes_merge_equal_values_and_infinities():
     visited = np.flatnonzero(codes >= 0).tolist()
     assert [[bound_items[low[node]], bound_items[high[node]]] for node in visited] == [
         [value_to_json(bound) for bound in record.bounds(node)] for node in visited]
-    assert slot_codes._leaf_codes(tree, [record.values.data], result_view_dense()) is not None  # by value
+    assert slot_codes._leaf_codes(tree, [record.values.data], dense_codes) is not None  # by value
     assert format_value(record.value) == "3"
-
-
-def result_view_dense():
-    from gametree_cli.views.record_view import dense_codes
-    return dense_codes
 
 
 def test_bulk_codes_need_a_depth_first_record():
