@@ -15,6 +15,7 @@ No timing here: docs/performance.md has the numbers and how they were measured.
 from __future__ import annotations
 
 import io
+import json
 
 import numpy as np
 import pytest
@@ -134,3 +135,33 @@ def test_fast_paths_write_what_numpy_paste_writes(seed, monkeypatch):
         plain = written(solve(tree, algorithm), 1 << 16)
         monkeypatch.undo()
         assert fast == plain
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_one_cut_at_a_time_is_the_records(seed):
+    """A big record words a cut when asked (``record_facts.one_cut``): the same Cut as wording every
+    cut at once, for every variant; past ONE_CUT_FROM questions it words them all."""
+    from gametree_cli.io.loader import parse_tree
+    from gametree_cli.search import record_facts
+
+    rng = np.random.default_rng(300 + seed)
+    document = [[[[int(rng.integers(-20, 20)) for _ in range(int(rng.integers(1, 6)))]
+                  for _ in range(int(rng.integers(1, 8)))] for _ in range(int(rng.integers(1, 8)))] for _ in range(90)]
+    tree = parse_tree(json.dumps(document), fmt="json")
+    assert len(tree) >= record_facts.ONE_CUT_FROM
+    for variant in ("soft", "hard", "practical"):
+        for strict in (False, True):
+            options = Options(variant=variant, strict=strict, order="best" if seed == 2 else "given")
+            want = solve(tree, "alphabeta", options=options).cuts
+            assert want
+            record = solve(tree, "alphabeta", options=options)
+            asked = [*want, *rng.integers(0, len(tree), size=500).tolist()][: record_facts.ONE_CUT_FROM]
+            for node in asked:
+                found = record.cut(node)
+                assert (found is None) == (node not in want)
+                if found is not None:
+                    assert found == want[node] and found.reason() == want[node].reason()
+            assert record._derived_cuts is None  # each worded alone
+            for node in range(record_facts.ONE_CUT_FROM + 1):
+                record.cut(node)
+            assert record._derived_cuts == want  # then all at once

@@ -16,9 +16,8 @@ made the record or how it stored it:
 * the public side: :meth:`~SearchRecord.node_id` and :meth:`~SearchRecord.move`,
   the one place node numbers become the ids and moves users see.
 
-Searches that build Python values as they go (chance nodes, n-player
-vectors) still hand over lists and dicts; the record wraps them in the same
-columns, so views never branch on how a record is stored.
+Searches that build Python values (chance nodes, n-player vectors) hand over lists and
+dicts; the record wraps them in the same columns: views never branch on how it is stored.
 """
 
 from __future__ import annotations
@@ -29,12 +28,11 @@ from typing import Any, Iterable, Sequence
 
 from ..core.lazy import lazy_module
 np = lazy_module("numpy")
-
 from ..core.buffers import as_numpy, flagged, pick
 from ..core.columns import BoundMap, Column
 from ..core.model import CHANCE, MAX, MIN, Tree
 from ..core.numbers import Value
-from .record_facts import CUT, EXACT, HORIZON, LOWER, UPPER, Cut, Stats, cut_reasons, skipped_children
+from .record_facts import CUT, EXACT, HORIZON, LOWER, ONE_CUT_FROM, UPPER, Cut, Stats, cut_reasons, one_cut, skipped_children
 
 __all__ = ["Stats", "Cut", "SearchRecord", "EXACT", "LOWER", "UPPER", "CUT", "HORIZON"]
 
@@ -160,6 +158,8 @@ class SearchRecord:
         return None if low is None else (low, self._beta[node])
 
     def cut(self, node: int) -> Cut | None:
+        if self._derived_cuts is None and self.flags is not None and len(self.values) >= ONE_CUT_FROM:
+            return one_cut(self, node)  # a big tree's text view asks for a few: not every cut worded
         return self.cuts.get(node)
 
     def at_horizon(self, node: int) -> bool:

@@ -18,7 +18,8 @@ from ..core.model import MAX, Tree
 from ..core.numbers import Value, format_value
 from ..core.numeric import int64_view
 
-__all__ = ["Stats", "Cut", "EXACT", "LOWER", "UPPER", "CUT", "HORIZON", "cut_reasons", "cut_form", "skipped_children"]
+__all__ = ["Stats", "Cut", "EXACT", "LOWER", "UPPER", "CUT", "HORIZON", "cut_reasons", "cut_form", "skipped_children",
+           "one_cut", "ONE_CUT_FROM"]
 
 #: bound kind of a value (bits of ``flags``): exact, or a bound the search left
 #: (LOWER: the true value is at least this; UPPER: at most; both: a bound, side unknown)
@@ -78,6 +79,30 @@ def cut_reasons(tree: Tree, nodes: np.ndarray, values: list[Value], alphas: list
             cut = Cut(value, ops[True], "beta", beta, value) if is_max else Cut(value, ops[False], "alpha", alpha, value)
         cuts[node] = cut
     return cuts
+
+
+#: a record of at least this many nodes words a cut when asked for it (:func:`one_cut`), not all at once
+ONE_CUT_FROM = 1 << 12
+
+
+def one_cut(record: Any, node: int) -> Cut | None:
+    """``record.cut(node)`` of a depth-first search's record, from its flags, wording that cut alone.
+
+    Why: ``record.cuts`` words every cut (20,748 in alpha-beta's 1.4·10^6-node
+    tree) and the text view asks for the few hundred it draws. After
+    :data:`ONE_CUT_FROM` questions (a view asking for every cut) all are worded at once.
+    """
+    record._cut_questions = getattr(record, "_cut_questions", 0) + 1
+    alpha, beta = record._alpha, record._beta
+    if record._cut_questions > ONE_CUT_FROM or alpha is None or beta is None:
+        return record.cuts.get(node)  # type: ignore[no-any-return]
+    slot = record._slot(node)
+    if slot < 0 or not int(record.flags[slot]) & CUT:
+        return None
+    variant = record.options.get("variant")
+    return cut_reasons(record.tree, np.array([node], dtype=np.int64), [record.values[node]], [alpha[node]],
+                       [beta[node]], bool(record.options.get("strict")), variant in ("hard", "practical"),
+                       variant == "practical")[node]
 
 
 def cut_form(is_max: bool, strict: bool, hard: bool) -> tuple[str, str, str]:

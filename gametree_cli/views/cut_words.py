@@ -20,6 +20,7 @@ from ..core.model import MAX
 from ..search.record import SearchRecord
 from ..core.numbers import format_value
 from ..search.record_facts import Cut, cut_form
+from .slot_codes import same_value_sources
 
 __all__ = ["cut_codes"]
 
@@ -70,7 +71,8 @@ def _wording(left: str, op: str, right: str) -> Callable[[str, str], str]:
 def _texts(record: SearchRecord, name: str, raw: np.ndarray) -> tuple[list[str], np.ndarray]:
     """The distinct texts (``format_value``) of the values of ``raw`` codes of ``v``, ``alpha`` or ``beta``,
     and per code its text's index."""
-    distinct, inverse = np.unique(raw, return_inverse=True)
+    same = same_value_sources(record.tree, raw)  # leaves of equal values: one code (one decoding)
+    distinct, inverse = np.unique(raw if same is None else same, return_inverse=True)
     texts = list(map(format_value, _decode(record, name, distinct)))
     position: dict[str, int] = {}
     merged = np.fromiter((position.setdefault(text, len(position)) for text in texts), dtype=np.int64,

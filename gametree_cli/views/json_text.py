@@ -205,10 +205,15 @@ def lay_out(pieces: list[Piece], lines: slice, out: np.ndarray, sizes: list[int]
         np.concatenate(blocks, axis=1, out=out)
 
 
-def paste(pieces: list[Piece], lines: int) -> np.ndarray:
-    """The lines, each the concatenation of its pieces' texts, as one text (UTF-8 bytes in a uint8 array)."""
+def paste(pieces: list[Piece], lines: int, stops: np.ndarray | None = None) -> np.ndarray:
+    """The lines, each the concatenation of its pieces' texts, as one text (UTF-8 bytes in a uint8 array).
+
+    ``stops`` (optional, int64 per line): on line ``i`` every piece from
+    ``stops[i]`` on is empty, so the compiled loop need not look at them (a
+    promise the caller keeps; the NumPy paste does not need it).
+    """
     if pieces and lines and _compiled():
-        return _assemble(pieces, lines)
+        return _assemble(pieces, lines, stops)
     return paste_numpy(pieces, lines)
 
 
@@ -217,7 +222,7 @@ def _compiled() -> bool:
     return COMPILED
 
 
-def _assemble(pieces: list[Piece], lines: int) -> np.ndarray:
+def _assemble(pieces: list[Piece], lines: int, stops: np.ndarray | None = None) -> np.ndarray:
     """:func:`paste` by the compiled loop (:mod:`.paste_lines`): one pass, no padding to drop."""
     from .paste_lines import FIRST, ROWS, SAME, assemble
     count = len(pieces)
@@ -235,9 +240,13 @@ def _assemble(pieces: list[Piece], lines: int) -> np.ndarray:
     out = np.empty(size + int(widths.max()) + 8, dtype=np.uint8)  # room for a whole row and a word at the end
     kinds = np.fromiter((ROWS if row is not None else FIRST if len(table) == 1 else SAME
                          for table, row in zip(tables, rows)), dtype=np.uint8, count=count)
+    if stops is not None:
+        stops = np.ascontiguousarray(stops[:lines], dtype=np.int64)
+        if len(stops) < lines:
+            raise IndexError("paste: fewer stops than lines")
     written = assemble(out, lines, _addresses(tables), widths,
                        np.fromiter((len(table) for table in tables), dtype=np.int64, count=count), kinds,
-                       _addresses(rows), _addresses(lengths))
+                       _addresses(rows), _addresses(lengths), 0 if stops is None else stops.ctypes.data)
     return out[:written]
 
 

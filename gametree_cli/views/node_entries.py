@@ -29,7 +29,7 @@ from ..core.numeric import int64_view
 from .json_text import Piece, dumps, dumps_each, table
 from .record_view import RecordView
 
-__all__ = ["Column", "entry_columns", "entry_dicts", "entry_pieces"]
+__all__ = ["Column", "entry_columns", "entry_dicts", "entry_pieces", "visited_entry_pieces"]
 
 
 class Column(NamedTuple):
@@ -87,46 +87,104 @@ def entry_dicts(columns: list[Column]) -> list[dict[str, Any]]:
     return entries
 
 
-def entry_pieces(columns: list[Column], before: bytes) -> list[Piece]:
-    """The entries as pieces of text for :func:`~.json_text.paste`: ``before`` + ``{"visited":true,...}``.
+def entry_pieces(columns: list[Column], before: bytes) -> tuple[list[Piece], np.ndarray]:
+    """The entries as pieces of text for :func:`~.json_text.paste`: ``before`` + ``{"visited":true,...}``;
+    and per line whether its whole entry is in the first piece.
 
     One piece per column (``visited`` and ``value`` share one), each a table
     of the column's distinct texts (``,"alpha":3``), empty where a node has
     no such key. The closing brace goes with ``type`` on lines where no key
-    follows it, so the usual entry is three pieces; ``paste`` leaves out a
-    piece entirely on lines where it is empty (most lines of alpha-beta's
-    unvisited nodes).
+    follows it, so the usual entry is three pieces. A node never visited
+    that has no key but ``type`` (most lines of alpha-beta's result) has its
+    whole entry, ``{"visited":false,"type":"leaf"}``, in the first piece, the
+    others empty there: ``paste`` may then stop after it (its ``stops``).
     """
     value = columns[1]  # columns[0], visited, is value.codes >= 0
-    pieces = [_value_table(value.items, before).at(value.codes + 1)]
     later = np.zeros(len(value.codes), dtype=bool)  # a key follows type
+    alone = value.codes < 0  # never visited, and (below) no key but type
+    some_alone = bool(alone.any())  # (none in an exhaustive search's result: no per-line choice to make)
     after_type = False
     for column in columns[2:]:
         if column.key == "type":
             after_type = True
+            kind = column
             continue
+        present = column.codes >= 0
+        if some_alone:
+            alone &= ~present
         if after_type:
-            later |= column.codes >= 0
+            later |= present
+    some_alone = some_alone and bool(alone.any())
+    first = value.codes + 1
+    pieces = [_value_table(value.items, before, kind.items).at(
+        np.where(alone, 1 + len(value.items) + kind.codes, first) if some_alone else first)]
     for column in columns[2:]:
-        key = b"," + dumps(column.key) + b":"
-        texts = [key + text for text in dumps_each(column.items)]
-        if column.key == "type":  # with the closing brace, unless a key follows
-            pieces.append(table([text + b"}" for text in texts] + texts).at(column.codes + later * len(texts)))
+        made = _key_table(column)
+        if column.key == "type":  # with the closing brace, unless a key follows; nothing where alone
+            rows = (len(made.table) - 1) // 2  # each type with the brace, then each without, then the empty row
+            index = column.codes + later * rows
+            pieces.append(made.at(np.where(alone, -1, index) if some_alone else index))
         else:
-            pieces.append(table(texts).at(column.codes))
+            pieces.append(made.at(column.codes))
     pieces.append(table([b"}"]).at(np.where(later, 0, -1)))
-    return pieces
+    return pieces, alone
 
 
-#: the last value table made: (items, before, table); chunks that share their values' list share it
-_LAST_VALUES: list[tuple[list[Any], bytes, Piece]] = []
+def visited_entry_pieces(view: RecordView, nodes: np.ndarray, before: bytes) -> tuple[list[Piece], np.ndarray] | None:
+    """:func:`entry_pieces` of ``entry_columns(view, nodes)``, the columns read for the visited nodes
+    alone; None unless the record is coded once (:meth:`~.record_view.RecordView.coded_visits`).
+
+    Why: in a big alpha-beta result ~94 % of the nodes were never visited,
+    and their entries need nothing but their type; reading every column for
+    them, a chunk at a time, cost more than writing their text.
+    """
+    visited = view.coded_visits(nodes)
+    if visited is None:
+        return None
+    where = np.flatnonzero(visited)
+    pieces, _ = entry_pieces(entry_columns(view, nodes[where]), before)
+    kinds, names = _types(view.record.tree, nodes)
+    value_rows = len(pieces[0].table) - 1 - len(names)  # the value table: "false", each value, each type
+    first = kinds + value_rows  # never visited: the whole entry in the first piece
+    first[where] = pieces[0].index
+    spread = [pieces[0].at(first)]
+    for piece in pieces[1:]:
+        index = np.full(len(nodes), -1, dtype=np.int64)
+        index[where] = piece.index
+        spread.append(piece.at(index))
+    return spread, ~visited
 
 
-def _value_table(items: list[Any], before: bytes) -> Piece:
-    """``before`` + ``{"visited":false``, then per value ``{"visited":true,"value":V``, as a table."""
-    if _LAST_VALUES and _LAST_VALUES[0][0] is items and _LAST_VALUES[0][1] == before:
-        return _LAST_VALUES[0][2]
+#: per key, the last table made for it: (items, table); chunks that share a key's list of items share it
+_LAST_TABLES: dict[str, tuple[list[Any], Piece]] = {}
+
+
+def _key_table(column: Column) -> Piece:
+    """The texts ``,"key":item`` of the column's items as a table (for ``type``: first each with the
+    closing brace, then each without)."""
+    last = _LAST_TABLES.get(column.key)
+    if last is not None and last[0] is column.items:
+        return last[1]
+    key = b"," + dumps(column.key) + b":"
+    texts = [key + text for text in dumps_each(column.items)]
+    made = table([text + b"}" for text in texts] + texts if column.key == "type" else texts)
+    _LAST_TABLES[column.key] = (column.items, made)
+    return made
+
+
+#: the last value table made: (items, before, types, table); chunks that share their values' list share it
+_LAST_VALUES: list[tuple[list[Any], bytes, list[Any], Piece]] = []
+
+
+def _value_table(items: list[Any], before: bytes, types: list[Any]) -> Piece:
+    """``before`` + ``{"visited":false``, then per value ``{"visited":true,"value":V``, then per type a
+    whole entry of a node never visited, ``{"visited":false,"type":T}``, as a table."""
+    if _LAST_VALUES:
+        last_items, last_before, last_types, made = _LAST_VALUES[0]
+        if last_items is items and last_before == before and last_types == types:
+            return made
     start = before + b'{"visited":'
-    made = table([start + b"false"] + [start + b'true,"value":' + text for text in dumps_each(items)])
-    _LAST_VALUES[:] = [(items, before, made)]
+    made = table([start + b"false"] + [start + b'true,"value":' + text for text in dumps_each(items)]
+                 + [start + b'false,"type":' + text + b"}" for text in dumps_each(types)])
+    _LAST_VALUES[:] = [(items, before, types, made)]
     return made

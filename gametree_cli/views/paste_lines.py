@@ -44,10 +44,11 @@ ROWS, FIRST, SAME = 0, 1, 2  # the row in its index array; row 0 on every line; 
 @cython.locals(pieces=cython.Py_ssize_t, size=cython.Py_ssize_t, line=cython.Py_ssize_t, p=cython.Py_ssize_t,
                k=cython.Py_ssize_t, j=cython.Py_ssize_t, w=cython.Py_ssize_t, o=cython.Py_ssize_t,
                n=cython.Py_ssize_t, row=cython.longlong, src=cython.p_uchar, word=cython.ulonglong,
-               rows=cython.p_longlong, lengths=cython.p_longlong)
+               rows=cython.p_longlong, lengths=cython.p_longlong, stops=cython.p_longlong,
+               last=cython.Py_ssize_t)
 def assemble(out: cython.uchar[::1], lines: cython.Py_ssize_t, addresses: cython.longlong[::1],
              widths: cython.longlong[::1], heights: cython.longlong[::1], kinds: cython.uchar[::1],
-             index_at: cython.longlong[::1], lengths_at: cython.longlong[::1]) -> Any:
+             index_at: cython.longlong[::1], lengths_at: cython.longlong[::1], stops_at: cython.longlong = 0) -> Any:
     """Write line after line into ``out``, piece after piece, and return the bytes written.
 
     Piece ``p`` is a C-contiguous uint8 table of ``heights[p]`` rows of
@@ -57,13 +58,22 @@ def assemble(out: cython.uchar[::1], lines: cython.Py_ssize_t, addresses: cython
     of the int64 length of each row's text (the rest of the row is NULs), or
     0 when NULs may be anywhere in a row (each is dropped). The caller keeps
     every array alive. A row out of range, or ``out`` too short, raises
-    IndexError before anything is written past ``out``.
+    IndexError before anything is written past ``out``. ``stops_at``: the
+    address of ``lines`` int64 counts, line ``line`` taking only its first
+    ``stops[line]`` pieces (the caller knows the rest are empty there:
+    alpha-beta's never-visited nodes), or 0 for every piece on every line.
     """
     pieces = addresses.shape[0]
     size = out.shape[0]
+    stops = cython.cast(cython.p_longlong, cython.cast(cython.Py_ssize_t, stops_at))
     o = 0
     for line in range(lines):
-        for p in range(pieces):
+        last = pieces
+        if stops_at:
+            last = stops[line]
+            if last < 0 or last > pieces:
+                raise IndexError("paste: a line's stop out of its pieces")
+        for p in range(last):
             if kinds[p] == ROWS:
                 rows = cython.cast(cython.p_longlong, cython.cast(cython.Py_ssize_t, index_at[p]))
                 row = rows[line]

@@ -25,6 +25,7 @@ np = lazy_module("numpy")
 from ..core.numbers import Value, number_to_json, value_to_json
 from ..search.record import LOWER, UPPER, SearchRecord
 from .cut_words import cut_codes
+from .slot_codes import SlotCodes
 
 __all__ = ["RecordView", "Codes", "dense_codes"]
 
@@ -42,6 +43,7 @@ class RecordView:
         self.record = record
         self._cuts: tuple[np.ndarray, list[str]] | None = None
         self._last_decoded: tuple[np.ndarray, Codes] | None = None  # see _decoded
+        self._slot_codes: SlotCodes | None | bool = None  # see _bulk (False: the record does not fit)
 
     @cached_property
     def _horizon(self) -> np.ndarray:
@@ -56,6 +58,9 @@ class RecordView:
     def visit_order(self) -> Sequence[int] | None:
         """The visited nodes in the order first entered (a list or an array: the caller takes a chunk
         at a time); None for the tree order down to the depth limit."""
+        order = self.record._order  # an array stays one (``record.order`` would make it a list for good)
+        if isinstance(order, np.ndarray):
+            return order
         return self.record.order
 
     def pruned(self) -> Sequence[int]:
@@ -68,8 +73,24 @@ class RecordView:
 
     # -- per-node facts, for a chunk of nodes (int64) ------------------------------------
 
+    def _bulk(self) -> SlotCodes | None:
+        """The whole record's codes (:mod:`.slot_codes`) when it is a big depth-first search's, else None."""
+        if self._slot_codes is None:
+            fits = SlotCodes.fits(self.record)
+            self._slot_codes = SlotCodes(self.record, _item_codes, dense_codes) if fits else False
+        return self._slot_codes or None
+
+    def coded_visits(self, nodes: np.ndarray) -> np.ndarray | None:
+        """Per node of ``nodes`` whether the search visited it, when the record is coded once
+        (:mod:`.slot_codes`: then a node never visited has no key but ``type``); else None."""
+        bulk = self._bulk()
+        return None if bulk is None else bulk.slots(nodes) >= 0
+
     def values(self, nodes: np.ndarray) -> Codes:
         """The values of ``nodes`` (code -1: not visited)."""
+        bulk = self._bulk()
+        if bulk is not None:
+            return bulk.value_codes[bulk.slots(nodes)], bulk.value_items
         record = self.record
         coded = record.value_codes(nodes)
         if coded is None:  # values kept as Python items
@@ -97,6 +118,12 @@ class RecordView:
 
     def bounds(self, nodes: np.ndarray, visited: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[Any]] | None:
         """Alpha and beta codes (into one list of items) of the visited ``nodes`` the search kept bounds for."""
+        bulk = self._bulk()
+        if bulk is not None:
+            if bulk.alpha_codes is None or bulk.beta_codes is None or not visited.any():
+                return None
+            slots = bulk.slots(nodes)
+            return bulk.alpha_codes[slots], bulk.beta_codes[slots], bulk.bound_items
         coded = self.record.bound_codes(nodes)
         if coded is not None:  # bounds in arrays: each distinct one decoded once, then merged by how it prints
             positions, low_raw, high_raw = coded
@@ -148,6 +175,8 @@ class RecordView:
         table, reasons = self._cuts
         if not reasons:
             return None
+        if self._bulk() is not None:  # every chunk with the one list of reasons (one text table for all)
+            return table[nodes].astype(np.int64), reasons
         found = table[nodes].astype(np.int64)
         present = found >= 0
         distinct, index = dense_codes(found[present])  # only this chunk's reasons

@@ -31,7 +31,7 @@ from ..core.buffers import is_small
 from ..core.progress import tick
 from ..search.record import SearchRecord
 from .json_text import dumps, paste
-from .node_entries import entry_columns, entry_dicts, entry_pieces
+from .node_entries import entry_columns, entry_dicts, entry_pieces, visited_entry_pieces
 from .node_ids import LINE, NodeIds, tree_order
 from .record_view import RecordView
 from .result_small import small_sections
@@ -213,7 +213,10 @@ def _entries(ids: NodeIds, view: RecordView) -> Iterator[bytes]:
     for start in range(0, len(order), CHUNK):
         tick("write", start, len(order))
         chunk = order[start : start + CHUNK].astype(np.int64)
-        text = paste([*ids.pieces(chunk), *entry_pieces(entry_columns(view, chunk), b": ")], len(chunk))
+        id_pieces = ids.pieces(chunk)
+        entries, alone = visited_entry_pieces(view, chunk, b": ") or entry_pieces(entry_columns(view, chunk), b": ")
+        stops = np.where(alone, len(id_pieces) + 1, len(id_pieces) + len(entries)) if alone.any() else None
+        text = paste([*id_pieces, *entries], len(chunk), stops)
         yield text[1:] if start == 0 else text
     yield b"\n  }"
 
