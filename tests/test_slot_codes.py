@@ -28,6 +28,15 @@ from gametree_cli.views.slot_codes import SlotCodes
 compiled = pytest.mark.skipif(not paste_lines.COMPILED, reason="views/paste_lines.py is not compiled here")
 
 
+@pytest.fixture(autouse=True)
+def numpy_records(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Records of NumPy arrays, as a big tree's are: below ``lazy.SMALL_TREE`` nodes a search keeps
+    plain arrays (a small solve imports no NumPy), and the bulk path reads only NumPy columns."""
+    from gametree_cli.core import lazy
+
+    monkeypatch.setattr(lazy, "SMALL_TREE", 0)
+
+
 def random_document(rng: np.random.Generator, leaf: str) -> dict:
     """A two-player tree of up to a few hundred nodes with evals; leaves small integers (many ties),
     or with a few floats or integers beyond 64 bits among them (the general decoding)."""
