@@ -16,28 +16,34 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from importlib import import_module
 from typing import Annotated
 
 import typer
 
 from .exits import Terminated, fail, interrupted, said_interrupted, silence_stdout
-from .commands import blank, check, compare, convert, generate, handout, random_tree, render, schema, solve
 from ..core.errors import ExitCode, GameTreeError
 from ..io.files import parse_size, set_input_limit
 
-__all__ = ["app", "main"]
+__all__ = ["app", "build_app", "command_named", "COMMANDS", "main"]
 
-app = typer.Typer(
-    name="gametree",
-    help="Solve explicit game trees (minimax, alpha-beta, expectiminimax, max-n) and show the answer the way a course does.",
-    add_completion=False,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
+#: each command's name -> (its module in :mod:`.commands`, the function or sub-app there), in --help's order
+COMMANDS: dict[str, tuple[str, str]] = {
+    "solve": ("solve", "solve_command"),
+    "check": ("check", "check_command"),
+    "convert": ("convert", "convert_command"),
+    "generate": ("generate", "generate_app"),
+    "render": ("render", "render_command"),
+    "schema": ("schema", "schema_command"),
+    "random": ("random_tree", "random_command"),
+    "compare": ("compare", "compare_command"),
+    "blank": ("blank", "blank_command"),
+    "handout": ("handout", "handout_command"),
+}
+#: the options before the command that take a value (the callback's below): the word after them is not a command
+VALUE_OPTIONS = ("--max-input-size",)
 
 
-@app.callback()
 def commands(
     max_input_size: Annotated[str, typer.Option(
         "--max-input-size", metavar="SIZE", envvar="GAMETREE_MAX_INPUT_SIZE",
@@ -50,16 +56,54 @@ def commands(
         raise fail(error) from None
 
 
-app.command("solve")(solve.solve_command)
-app.command("check")(check.check_command)
-app.command("convert")(convert.convert_command)
-app.add_typer(generate.generate_app, name="generate")
-app.command("render")(render.render_command)
-app.command("schema")(schema.schema_command)
-app.command("random")(random_tree.random_command)
-app.command("compare")(compare.compare_command)
-app.command("blank")(blank.blank_command)
-app.command("handout")(handout.handout_command)
+def build_app(only: str | None = None) -> typer.Typer:
+    """The command line with every command, or with only the command ``only``.
+
+    Why ``only``: typer turns every registered command's signature into click
+    parameters on every run (about 15 ms for ten commands, a tenth of a small
+    solve), and each command's module has imports of its own. A run that
+    names its command needs only that one; ``gametree --help``, a mistyped
+    command and the tests get them all (:data:`app`).
+    """
+    built = typer.Typer(
+        name="gametree",
+        help="Solve explicit game trees (minimax, alpha-beta, expectiminimax, max-n) and show the answer the way a course does.",
+        add_completion=False,
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )
+    built.callback()(commands)
+    for name, (module, attribute) in COMMANDS.items():
+        if only is not None and name != only:
+            continue
+        target = getattr(import_module(f"{__package__}.commands.{module}"), attribute)
+        if isinstance(target, typer.Typer):
+            built.add_typer(target, name=name)
+        else:
+            built.command(name)(target)
+    return built
+
+
+def command_named(args: list[str]) -> str | None:
+    """The command a run names, if it is one of :data:`COMMANDS` and no help for the whole app is asked first."""
+    words = iter(args)
+    for word in words:
+        if word in VALUE_OPTIONS:
+            next(words, None)
+        elif word in ("--help", "-h", "--"):
+            return None
+        elif not word.startswith("-"):
+            return word if word in COMMANDS else None
+    return None
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """``app``: the command line with every command, built when first asked for (tests, ``python -m``)."""
+    if name != "app":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()["app"] = built = build_app()
+    return built
 
 
 def _terminate(signum: int, frame: object) -> None:
@@ -73,7 +117,7 @@ def main() -> None:
     status: object = 0
     try:
         try:
-            app()
+            build_app(command_named(sys.argv[1:]))()
         except SystemExit as done:
             status = done.code
         if status == ExitCode.INTERRUPTED and not said_interrupted():  # typer's own: while reading the options
