@@ -342,6 +342,7 @@ def test_one_random_mistake_gives_the_whole_file_message(seed, compiled, monkeyp
     found = []
     partial.partial_error = lambda *args: found.append(real(*args)) or found[-1]  # type: ignore[assignment]
     monkeypatch.setattr(loader, "_SCAN_FROM", 0)  # small texts too through the scanner, whose errors are tested here
+    monkeypatch.setattr(loader, "_SCAN_NODES_FROM", 0)
     try:
         compared = 0
         for _ in range(250):

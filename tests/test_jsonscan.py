@@ -543,6 +543,7 @@ def test_load_tree_reads_json_files_with_the_scanner(tmp_path, monkeypatch, scan
 
     monkeypatch.setattr(loader, "loads_strict", no_json_loads)
     monkeypatch.setattr(loader, "_SCAN_FROM", 0)  # a small file too (by default json.loads reads those: no NumPy)
+    monkeypatch.setattr(loader, "_SCAN_NODES_FROM", 0)
     assert facts(load_tree(path)) == expected
     other = tmp_path / "tree.txt"  # no extension: sniffed as JSON
     other.write_text(path.read_text())

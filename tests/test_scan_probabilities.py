@@ -112,6 +112,7 @@ def test_scanned_probabilities_are_the_checking_readers(scanner, monkeypatch, fi
     """Valid: the same tree (every field, the exact numerators and decimal flags too) and the oracle's
     values; invalid (a short spelling that misses 1): the same error, with its file, line and node."""
     monkeypatch.setattr(loader, "_SCAN_FROM", 0)
+    monkeypatch.setattr(loader, "_SCAN_NODES_FROM", 0)
     text, document = file
     expected = loads_path(text)
     got = scanned(text)
@@ -163,6 +164,7 @@ P_CASES = [('"1/0"', '"1/2"'), ('"-1/2"', '"3/2"'), ('"abc"', '"1/2"'), ('"3/2"'
 def test_bad_p_gives_the_checking_readers_error(scanner, monkeypatch, shares):
     """The same error (file, line, node, words), or the same tree; the scanner builds what it reads."""
     monkeypatch.setattr(loader, "_SCAN_FROM", 0)
+    monkeypatch.setattr(loader, "_SCAN_NODES_FROM", 0)
     inner = '{"type": "chance", "children": [{"p": %s, "value": 1}, {"p": %s, "value": 2}]}' % shares
     good = '{"type": "chance", "children": [{"p": "1/4", "value": 1}, {"p": 0.75, "value": 2}]}'
     text = '{"root": {"type": "max", "children": [\n%s,\n[%s,\n %s]]}}' % (good, good, inner)

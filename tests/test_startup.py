@@ -138,6 +138,17 @@ def test_a_big_solve_does_load_numpy(tmp_path: Path) -> None:
     loaded, text = loaded_by(["solve", str(path), "--format", "json"])
     assert json.loads(text)["value"] == 4 and "numpy" in loaded
 
+
+def test_a_small_tree_in_a_big_indented_file_loads_no_numpy(tmp_path: Path) -> None:
+    """Past 8 KB a file may hold a big tree, but one whose commas and brackets cannot add up to
+    SMALL_TREE nodes is read by json.loads, not the scanner (which hands over NumPy arrays)."""
+    branches = [{"move": f"m{k}", "children": [{"value": k % 7}, {"value": k % 5}]} for k in range(SMALL_TREE // 8)]
+    path = tmp_path / "indented.json"
+    path.write_text(json.dumps({"root": {"type": "max", "children": branches}}, indent=4), encoding="utf-8")
+    assert path.stat().st_size > 8 * SMALL_TREE  # past the size below which no file is scanned
+    loaded, text = loaded_by(["solve", str(path), "--format", "json"])
+    assert json.loads(text)["value"] == 4 and "numpy" not in loaded
+
 OPENBLAS_PROBE = """
 import atexit, os, sys
 atexit.register(lambda: sys.stderr.write("THREADS " + os.environ.get("OPENBLAS_NUM_THREADS", "unset") + "\\n"))
