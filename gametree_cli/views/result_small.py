@@ -9,7 +9,7 @@ whole of a small solve (docs/performance.md, "Issue 14: start-up"). Below
 writes the same bytes from the record's per-node API (``values[node]``,
 :meth:`~gametree_cli.search.record.SearchRecord.bound_kind`, ``bounds``,
 ``cut``...) and orjson. An entry holds the keys :mod:`.node_entries`
-defines, in its order; ``tests/test_small_result.py`` checks that both
+defines, in its order; ``tests/test_small_paths.py`` checks that both
 writers give the same bytes for every algorithm on many random trees.
 """
 
