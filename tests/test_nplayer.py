@@ -394,7 +394,29 @@ def test_paranoid_trace_names_each_side():
     lines = trace_lines(tree, "paranoid", "es")
     assert lines[0] == "Invocacion maxValue[A](a, alfa=-inf, beta=inf):"
     assert ". Invocacion minValue[B](b1, alfa=-inf, beta=inf):" in lines
-    assert "... Invocacion maxnValue[C](c1.1, alfa=-inf, beta=inf) -> que retorna valor terminal (1, 2, 6) -> 1" in lines
+    # a leaf is called with the function of the player to move there, as in two-player traces: after C comes A
+    assert "... Invocacion maxValue[A](c1.1, alfa=-inf, beta=inf) -> que retorna valor terminal (1, 2, 6) -> 1" in lines
+
+
+def test_maxn_leaves_are_called_with_the_next_players_function():
+    """As ``maxValue(B.1)`` below a min node: the player who moves at the leaf, the one at the inner siblings'
+    nodes, else the next in the players' order."""
+    lines = trace_lines(load_tree(TREES / "maxn-3players.yaml"), "maxn", "es")
+    assert "... Invocacion maxnValue[A](c1.1) -> que retorna valor terminal (1, 2, 6)" in lines
+    mixed = parse_tree('''
+players: [A, B, C]
+root:
+  player: A
+  children:
+    - player: C
+      children:
+        - [1, 2, 3]
+        - player: B
+          children: [[4, 5, 6], [7, 8, 9]]
+''', name="mixed.yaml", fmt="yaml")
+    lines = trace_lines(mixed, "maxn", "es")
+    assert ".. Invocacion maxnValue[B](1.1) -> que retorna valor terminal (1, 2, 3)" in lines  # B moves at 1.2
+    assert "... Invocacion maxnValue[C](1.2.1) -> que retorna valor terminal (4, 5, 6)" in lines  # after B: C
 
 
 def test_maxn_trace_events_carry_vectors():

@@ -91,6 +91,8 @@ class TraceFormatter:
         self.words = _WORDS[lang]
         self._last_cut: int | None = None
         self._parents: object = None
+        #: paranoid search: the root player's number, once its node's event said it maximises
+        self._maximiser: int | None = None
 
     def indent(self, depth: int) -> str:
         if self.lang == "es":
@@ -110,8 +112,20 @@ class TraceFormatter:
         if kind == PLAYER:
             # paranoid search: the root player maximises, the coalition minimises
             role = detail.get("role") if detail else None
+            if role == "max":
+                self._maximiser = self.tree.player[node]
             return f"{role or 'maxn'}Value[{self.tree.player_name(node)}]"
         return "value"
+
+    def _player_after(self, node: int) -> int:
+        """The player who moves below ``node`` (a player's node): the one at its first inner child, or
+        else the next in the players' order (A, B, C, A, ...)."""
+        tree = self.tree
+        start = tree.first[node]
+        for child in range(start, start + tree.count[node]):
+            if tree.count[child] and tree.kind[child] == PLAYER:
+                return tree.player[child]
+        return (tree.player[node] + 1) % len(tree.players)
 
     def leaf_function(self, node: int, detail: dict) -> str:
         """The function the notes call on a leaf: the one of the player to move there, i.e. the
@@ -129,6 +143,10 @@ class TraceFormatter:
             return "minValue"
         if tree.kind[above] == MIN:
             return "maxValue"
+        if tree.kind[above] == PLAYER:  # the function of the player to move at the leaf, as in two-player trees
+            player = self._player_after(above)
+            role = None if self._maximiser is None else "max" if player == self._maximiser else "min"
+            return f"{role or 'maxn'}Value[{tree.players[player]}]"
         return self.function(above, detail)
 
     def window(self, alpha: Value | None, beta: Value | None) -> str:
