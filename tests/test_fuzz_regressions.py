@@ -10,7 +10,16 @@ from __future__ import annotations
 import pytest
 
 from gametree_cli import GameTreeError
+from gametree_cli.io import yaml_reader
 from gametree_cli.io.loader import load_tree, parse_tree
+
+
+@pytest.fixture(autouse=True, params=["pyyaml-first", "fast-first"])
+def yaml_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every regression on both YAML paths: small texts go to PyYAML (yaml_reader.FAST_FROM), and the
+    fast parser (yaml_rs), which several of these cases are about, reads them when the limit is 0."""
+    if request.param == "fast-first":
+        monkeypatch.setattr(yaml_reader, "FAST_FROM", 0)
 
 
 def assert_one_line_error(text: str, name: str = "--tree") -> GameTreeError:

@@ -17,6 +17,8 @@ import pytest
 
 from gametree_cli.core.lazy import SMALL_TREE, lazy_module
 
+from .conftest import ROOT
+
 HEAVY = ("numpy", "yaml", "rich")
 
 PROBE = """
@@ -77,6 +79,18 @@ def test_a_yaml_tree_does_load_yaml(tmp_path: Path) -> None:
     path.write_text("root: [[3, 12, 8], [2, 4, 6], [14, 5, 2]]\n", encoding="utf-8")
     loaded, output = loaded_by(["solve", str(path), "--format", "json"])
     assert json.loads(output)["value"] == 3 and "yaml" in loaded
+
+
+def test_a_course_yaml_tree_solved_and_checked_loads_no_numpy(tmp_path: Path) -> None:
+    """YAML is the course's format: a small file goes to PyYAML (io/yaml_reader.py's FAST_FROM), whose
+    import costs far less than NumPy's, which the fast parser's checks need; ``check`` reads small
+    records node by node (exercises/record_answers.py)."""
+    (tmp_path / "aima.yaml").write_text((ROOT / "trees" / "aima-5-2.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    loaded, output = loaded_by(["solve", str(tmp_path / "aima.yaml"), "--algo", "alphabeta",
+                                "--answers", str(tmp_path / "key.answers.yaml")])
+    assert "value 3" in output and "numpy" not in loaded and "yaml" in loaded
+    loaded, output = loaded_by(["check", str(tmp_path / "key.answers.yaml")])
+    assert "1 right" in output and "numpy" not in loaded
 
 
 def test_small_two_player_trees_are_built_without_numpy(aima: str) -> None:

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
+from ..core.buffers import is_small
+from ..core.lazy import lazy_module
 from ..core.numbers import value_to_json
 from ..search.record import SearchRecord
 from ..views.node_entries import entry_columns, entry_dicts
 from ..views.record_view import RecordView
+from ..views.result_small import node_entry
+
+np = lazy_module("numpy")
 
 __all__ = ["RecordAnswers"]
 
@@ -62,6 +65,9 @@ class RecordAnswers:
 
     def nodes(self, node_ids: list[str]) -> dict[str, dict[str, Any]]:
         """The JSON result's entries of just these nodes."""
-        numbers = np.array([self.tree.index(node_id) for node_id in node_ids], dtype=np.int64)
-        entries = entry_dicts(entry_columns(RecordView(self.record), numbers)) if len(numbers) else []
+        numbers = [self.tree.index(node_id) for node_id in node_ids]
+        if is_small(len(self.tree.kind)):  # node by node, without NumPy (views/result_small.py: the same entries)
+            return {node_id: node_entry(self.record, node) for node_id, node in zip(node_ids, numbers)}
+        chunk = np.array(numbers, dtype=np.int64)
+        entries = entry_dicts(entry_columns(RecordView(self.record), chunk)) if len(numbers) else []
         return dict(zip(node_ids, entries))

@@ -15,6 +15,7 @@ PyYAML lose a few milliseconds to the scan; files that do not, seconds.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -23,15 +24,22 @@ np = lazy_module("numpy")
 
 __all__ = ["fast_yaml_document", "plain_enough"]
 
-#: characters that start YAML features the fast path leaves to PyYAML
-_FORBIDDEN = np.zeros(256, dtype=bool)
-_FORBIDDEN[list(b"&*!%|>@`{}\\\t?\r")] = True
-#: bytes that continue a plain word (letters, digits, ``_``, ``.``, UTF-8 multibyte)
-_WORD = np.zeros(256, dtype=bool)
-_WORD[list(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")] = True
-_WORD[128:] = True
-_DIGIT = np.zeros(256, dtype=bool)
-_DIGIT[list(b"0123456789")] = True
+
+
+@functools.cache
+def _byte_classes() -> tuple["np.ndarray", "np.ndarray", "np.ndarray"]:
+    """Per byte: starts a YAML feature the fast path leaves to PyYAML; continues a plain word (letters,
+    digits, ``_``, ``.``, UTF-8 multibyte); is a digit. Made at the first file the fast path reads, so
+    that importing this module (every YAML run) does not import NumPy."""
+    forbidden = np.zeros(256, dtype=bool)
+    forbidden[list(b"&*!%|>@`{}\\\t?\r")] = True
+    word = np.zeros(256, dtype=bool)
+    word[list(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")] = True
+    word[128:] = True
+    digit = np.zeros(256, dtype=bool)
+    digit[list(b"0123456789")] = True
+    return forbidden, word, digit
+
 #: YAML 1.1 booleans (case-insensitively here; false alarms only cost the slow path)
 _BOOLEAN_WORDS = (b"y", b"n", b"yes", b"no", b"on", b"off")
 #: characters PyYAML's reader refuses (its NON_PRINTABLE; yaml_rs accepts some, e.g. control characters),
@@ -55,14 +63,15 @@ def plain_enough(text: str) -> bool:
     data = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
     if not len(data):
         return False
-    if _FORBIDDEN[data].any():
+    forbidden, word_byte, digit_byte = _byte_classes()
+    if forbidden[data].any():
         return False
-    digit = _DIGIT[data]
-    word = _WORD[data]
+    digit = digit_byte[data]
+    word = word_byte[data]
     before = np.concatenate(([False], word[:-1]))  # a word character just before
     # 0 followed by a digit, o, x, b or _ at the start of a word: octal and friends
     nxt = np.concatenate((data[1:], [0]))
-    if ((data == ord("0")) & ~before & (_DIGIT[nxt] | np.isin(nxt, list(b"oxbOXB_")))).any():
+    if ((data == ord("0")) & ~before & (digit_byte[nxt] | np.isin(nxt, list(b"oxbOXB_")))).any():
         return False
     # a digit or dot followed by e/E (exponents) or '_' (separators); digit ':' digit (sexagesimal)
     numeric = digit | (data == ord("."))
@@ -81,7 +90,7 @@ def plain_enough(text: str) -> bool:
     if len(colon):
         following = np.append(data, ord("\n"))[colon + 1]
         preceding = data[colon - 1] if colon[0] > 0 else np.append([ord(" ")], data[colon[1:] - 1])
-        if not (np.isin(following, list(b" \n")) & (_WORD[preceding] | np.isin(preceding, list(b"\"'")))).all():
+        if not (np.isin(following, list(b" \n")) & (word_byte[preceding] | np.isin(preceding, list(b"\"'")))).all():
             return False
         lines = np.cumsum(data == ord("\n"))[colon]
         if len(lines) > 1 and (np.diff(lines) == 0).any():

@@ -28,9 +28,18 @@ __all__ = ["nests_deeper_than", "opener_past_limit"]
 
 #: bytes that are not brackets (deleted before the flow depth is measured)
 _NOT_BRACKETS = bytes(sorted(set(range(256)) - set(b"[]{}")))
-_STEP = np.zeros(256, dtype=np.int8)
-_STEP[list(b"[{")] = 1
-_STEP[list(b"]}")] = -1
+
+
+@functools.cache
+def _steps() -> "np.ndarray":
+    """Per byte its step in depth (+1 for ``[{``, -1 for ``]}``): made at the first deep-looking file,
+    so that reading a small YAML tree never imports NumPy."""
+    step = np.zeros(256, dtype=np.int8)
+    step[list(b"[{")] = 1
+    step[list(b"]}")] = -1
+    return step
+
+
 _CHUNK_SIZE = 1 << 20
 
 
@@ -43,7 +52,7 @@ def _brackets_nest_deeper_than(text: str, levels: int) -> bool:
     for start in range(0, len(text), _CHUNK_SIZE):
         brackets = text[start : start + _CHUNK_SIZE].encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKETS)
         if brackets:
-            running = np.cumsum(_STEP[np.frombuffer(brackets, dtype=np.uint8)], dtype=np.int64) + depth
+            running = np.cumsum(_steps()[np.frombuffer(brackets, dtype=np.uint8)], dtype=np.int64) + depth
             if running.max() > levels:
                 return True
             depth = int(running[-1])

@@ -34,7 +34,7 @@ from .json_text import dumps, paste
 from .node_entries import entry_columns, entry_dicts, entry_pieces, visited_entry_pieces
 from .node_ids import LINE, NodeIds, tree_order
 from .record_view import RecordView
-from .result_small import small_sections
+from .result_small import small_document, small_sections
 
 __all__ = ["result_document", "event_document", "write_record", "CHUNK"]
 
@@ -85,8 +85,11 @@ def result_document(
     ``bound`` (the Bound shallow pruning searched the node with).
     """
     tree = record.tree
-    view = RecordView(record)
     ids = tree.ids()
+    trace = None if events is None else [event_document(event, tree) for event in events]
+    if is_small(len(tree.kind)):  # node by node, without NumPy (result_small.py): check and answer keys of small trees
+        return _head(record, *small_document(record), trace)
+    view = RecordView(record)
     nodes: dict[str, dict[str, Any]] = {}
     order = tree_order(tree)
     for start in range(0, len(order), CHUNK):
@@ -95,7 +98,6 @@ def result_document(
     visit_order = view.visit_order()
     if visit_order is None:
         visit_order = tree_order(tree, record.depth_limit)
-    trace = None if events is None else [event_document(event, tree) for event in events]
     return _head(record, [ids[node] for node in _listed(view.pruned())],
                  [ids[node] for node in _listed(visit_order)], nodes, trace)
 

@@ -23,7 +23,7 @@ from ..search.record import LOWER, UPPER, SearchRecord
 from .json_text import dumps
 from .node_ids import LINE
 
-__all__ = ["small_sections", "node_entry"]
+__all__ = ["small_sections", "small_document", "node_entry"]
 
 _SIDES = {LOWER: "lower", UPPER: "upper"}
 
@@ -36,6 +36,15 @@ def small_sections(record: SearchRecord) -> list[Iterator[bytes]]:
     visit_order = record.order if record.order is not None else list(tree.preorder(record.depth_limit))
     lines = [quoted[node] + b": " + dumps(node_entry(record, node)) for node in tree.preorder()]
     return [_listed(quoted, record.pruned), _listed(quoted, visit_order), _joined(b"{", lines, b"\n  }")]
+
+
+def small_document(record: SearchRecord) -> tuple[list[str], list[str], dict[str, dict[str, Any]]]:
+    """``pruned``, ``visit_order`` and ``nodes`` as Python values (``result_document``), node by node."""
+    tree = record.tree
+    ids = tree.ids()
+    visit_order = record.order if record.order is not None else tree.preorder(record.depth_limit)
+    nodes = {ids[node]: node_entry(record, node) for node in tree.preorder()}
+    return [ids[node] for node in record.pruned], [ids[node] for node in visit_order], nodes
 
 
 def _listed(quoted: list[bytes], nodes: Sequence[int]) -> Iterator[bytes]:
