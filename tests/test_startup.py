@@ -9,6 +9,7 @@ placeholder and does not count). ``make bench`` measures the time.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -42,9 +43,12 @@ AIMA = {"root": {"type": "max", "children": [
     {"move": "a1", "children": [3, 12, 8]}, {"move": "a2", "children": [2, 4, 6]}, {"move": "a3", "children": [14, 5, 2]}]}}
 
 
-def loaded_by(args: list[str]) -> tuple[set[str], str]:
-    """The heavy libraries a ``gametree`` run with ``args`` loaded, and its standard output."""
-    done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY, args=args)], capture_output=True, text=True)
+def loaded_by(args: list[str], **environ: str) -> tuple[set[str], str]:
+    """The heavy libraries a ``gametree`` run with ``args`` loaded, and its standard output (a pipe,
+    with none of the variables that make rich colour it unless given in ``environ``)."""
+    env = {name: value for name, value in os.environ.items() if name not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+    done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY, args=args)], capture_output=True, text=True,
+                          env=env | environ)
     assert done.returncode == 0, done.stderr
     line = [text for text in done.stderr.splitlines() if text.startswith("LOADED ")][-1]
     return set(filter(None, line[len("LOADED "):].split(","))), done.stdout
@@ -71,6 +75,16 @@ def test_small_json_solve_with_json_output_loads_neither_yaml_nor_rich(aima: str
 def test_small_json_solve_with_text_output_loads_no_yaml(aima: str) -> None:
     loaded, output = loaded_by(["solve", aima])
     assert "value 3" in output and "yaml" not in loaded
+
+
+def test_piped_text_output_is_drawn_without_rich_and_coloured_with_it(aima: str) -> None:
+    """Piped, the annotated tree is written by the plain drawer (views/drawing.py); told to colour, rich draws it."""
+    loaded, output = loaded_by(["solve", aima])
+    assert "├── ★ a1 → 1 ▼ min" in output and "rich" not in loaded
+    loaded, output = loaded_by(["blank", aima])
+    assert "└── a3 → 3 ▼ min" in output and "rich" not in loaded
+    loaded, output = loaded_by(["solve", aima], FORCE_COLOR="1")
+    assert "\x1b[" in output and "rich" in loaded
 
 
 def test_a_yaml_tree_does_load_yaml(tmp_path: Path) -> None:
@@ -142,7 +156,7 @@ def test_a_small_json_solve_loads_no_numpy(document: dict, options: list[str], v
         assert json.loads(text)["value"] == value
     else:
         assert f": value {shown} · " in text
-    assert "numpy" not in loaded and "yaml" not in loaded
+    assert "numpy" not in loaded and "yaml" not in loaded and "rich" not in loaded
 
 
 def test_a_big_solve_does_load_numpy(tmp_path: Path) -> None:

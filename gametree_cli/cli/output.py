@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import functools
+import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["write_out", "stdout_console"]
+    from ..views.drawing import Drawing
+
+__all__ = ["write_out", "stdout_console", "print_drawing", "rich_writes_plain"]
 
 
 _OUT_CHUNK = 1 << 20
@@ -75,3 +78,36 @@ def stdout_console() -> Console:
         console = console_class(highlight=False, file=_WholeStdout(), width=max(console.width, 240),  # type: ignore[arg-type]
                                 soft_wrap=True)
     return console
+
+
+def rich_writes_plain(stream: TextIO) -> bool:
+    """True when rich's console would write ``stream`` as plain text: not a terminal
+    by rich's rules (``TTY_COMPATIBLE``, ``FORCE_COLOR``, else ``isatty``) and UTF-8,
+    so that its tree guides are the box-drawing ones. Asked without importing rich."""
+    compatible = os.environ.get("TTY_COMPATIBLE", "")
+    if compatible in ("0", "1"):
+        terminal = compatible == "1"
+    elif (force := os.environ.get("FORCE_COLOR")) is not None:
+        terminal = force != ""
+    else:
+        try:
+            terminal = stream.isatty()
+        except (AttributeError, ValueError):
+            terminal = False
+    encoding = (getattr(stream, "encoding", None) or "utf-8").lower()
+    return not terminal and encoding.startswith("utf")
+
+
+def print_drawing(drawing: Drawing, *, blank_line_first: bool = False) -> None:
+    """A text view on standard output: its plain characters when rich would print
+    no colour and the drawing vouches for them (no rich import), else rich's console."""
+    if rich_writes_plain(sys.stdout):
+        text = drawing.plain_text()
+        if text is not None:
+            write_out("\n" + text if blank_line_first else text)
+            return
+    console = stdout_console()
+    if blank_line_first:
+        sys.stdout.flush()
+        console.print()
+    console.print(drawing)

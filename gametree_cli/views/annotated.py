@@ -12,14 +12,10 @@ with a note of what was left out.
 
 from __future__ import annotations
 
-from rich.console import Group, RenderableType
-from rich.markup import escape
-from rich.text import Text
-from rich.tree import Tree as RichTree
-
 from ..core.model import CHANCE, LEAF, MAX, MIN, PLAYER, Tree
 from ..core.numbers import Value, format_number, format_value
 from ..search.record import SearchRecord
+from .drawing import Branch, Drawing, Line
 from .marks import bound_sign
 from .words import PV_MARK, cut_reason, words
 
@@ -32,18 +28,18 @@ MAX_LEVELS_SHOWN = 30
 KIND_STYLE = {MAX: "bold red", MIN: "bold blue", CHANCE: "bold cyan", PLAYER: "bold magenta", LEAF: ""}
 
 
-def kind_label(tree: Tree, node: int) -> Text:
+def kind_label(tree: Tree, node: int) -> Line:
     """``▲ max`` / ``▼ min`` / ``○ chance`` / ``◆ P2`` for decision and chance nodes."""
     kind = tree.kind[node]
     if kind == MAX:
-        return Text("▲ max", style=KIND_STYLE[MAX])
+        return Line("▲ max", style=KIND_STYLE[MAX])
     if kind == MIN:
-        return Text("▼ min", style=KIND_STYLE[MIN])
+        return Line("▼ min", style=KIND_STYLE[MIN])
     if kind == CHANCE:
-        return Text("○ chance", style=KIND_STYLE[CHANCE])
+        return Line("○ chance", style=KIND_STYLE[CHANCE])
     if kind == PLAYER:
-        return Text(f"◆ {tree.player_name(node)}", style=KIND_STYLE[PLAYER])
-    return Text("")
+        return Line(f"◆ {tree.player_name(node)}", style=KIND_STYLE[PLAYER])
+    return Line("")
 
 
 def display_depth(tree: Tree, max_nodes: int, max_levels: int = MAX_LEVELS_SHOWN) -> int | None:
@@ -65,9 +61,9 @@ def display_depth(tree: Tree, max_nodes: int, max_levels: int = MAX_LEVELS_SHOWN
 
 
 def _label(record: SearchRecord, node: int, on_pv: bool, pruned: bool, blank: bool, w: dict[str, str],
-           lang: str = "en") -> Text:
+           lang: str = "en") -> Line:
     tree = record.tree
-    text = Text()
+    text = Line()
     if on_pv:
         text.append(f"{PV_MARK} ", style="bold green")
     if node and tree.moves.get(node) is not None:
@@ -78,7 +74,7 @@ def _label(record: SearchRecord, node: int, on_pv: bool, pruned: bool, blank: bo
     kind = kind_label(tree, node)
     if kind:
         text.append(" ")
-        text.append_text(kind)
+        text.append_line(kind)
         side = coalition_side(record, node)
         if side is not None:
             text.append(f" {side}", style=KIND_STYLE[MAX if side.endswith("max") else MIN])
@@ -105,7 +101,7 @@ def _label(record: SearchRecord, node: int, on_pv: bool, pruned: bool, blank: bo
         text.append(f"  {bound_sign(record, node) or '='} ")
         horizon = record.at_horizon(node)
         decider = tree.player[node] if tree.kind[node] == PLAYER and not horizon else None
-        text.append_text(value_text(value, decider, "bold green" if on_pv else "bold"))
+        text.append_line(value_text(value, decider, "bold green" if on_pv else "bold"))
         if averaged and tree.count[node] and not horizon and record.cut(node) is None:
             text.append(" " + w["expected"], style="cyan")
     horizon = record.at_horizon(node)
@@ -129,12 +125,12 @@ def _label(record: SearchRecord, node: int, on_pv: bool, pruned: bool, blank: bo
     return text
 
 
-def value_text(value: Value, decider: int | None, style: str) -> Text:
+def value_text(value: Value, decider: int | None, style: str) -> Line:
     """A value, compact (``(1, 2, 6)``); in a vector the component of the player
     who chose it (``decider``) is emphasised: it is what decided the choice."""
     if not isinstance(value, tuple) or decider is None or not 0 <= decider < len(value):
-        return Text(format_value(value), style=style)
-    text = Text("(", style=style)
+        return Line(format_value(value), style=style)
+    text = Line("(", style=style)
     for position, part in enumerate(value):
         if position:
             text.append(", ", style=style)
@@ -173,8 +169,8 @@ def annotated_tree(
     depth: int | None = None,
     blank: bool = False,
     lang: str = "en",
-) -> RenderableType:
-    """The annotated tree as a rich renderable.
+) -> Drawing:
+    """The annotated tree, and under it notes on what it leaves out.
 
     Args:
         record: what the search found.
@@ -191,15 +187,15 @@ def annotated_tree(
     pruned_roots = set(record.pruned)
     values = record.values
     first, count = tree.first, tree.count
-    root = RichTree(_label(record, 0, 0 in pv, False, blank, w, lang), guide_style="dim")
+    root = Branch(_label(record, 0, 0 in pv, False, blank, w, lang))
     hidden = 0
     hidden_nodes = 0
     # (node, rich parent, depth, inside a pruned subtree)
     # (a negative node stands for the -node children of a wide node left out)
-    stack: list[tuple[int, RichTree, int, bool]] = []
+    stack: list[tuple[int, Branch, int, bool]] = []
     left_out = 0
 
-    def push_children(node: int, holder: RichTree, level: int, pruned: bool) -> None:
+    def push_children(node: int, holder: Branch, level: int, pruned: bool) -> None:
         nonlocal left_out
         children, omitted = _capped(_drawn_children(tree, node, searched), max_nodes, pv)
         if omitted:
@@ -217,13 +213,13 @@ def annotated_tree(
     while stack:
         node, holder, level, pruned = stack.pop()
         if node < 0:
-            holder.add(Text(w["more_children"].format(count=f"{-node:,}"), style="dim italic"))
+            holder.add(Line(w["more_children"].format(count=f"{-node:,}"), style="dim italic"))
             continue
         pruned = pruned or node in pruned_roots or (not blank and values[node] is None)
         label = _label(record, node, node in pv and not pruned, pruned, blank, w, lang)
         if parent is not None:
             # searched out of file order: say where the child sits in the file
-            label = Text.assemble((f"#{node - first[parent[node]] + 1} ", "dim"), label)
+            label.prepend(f"#{node - first[parent[node]] + 1} ", "dim")
         if node in pruned_roots and not blank:
             label.append("  " + w["pruned"], style="yellow dim")
             label.stylize("dim")
@@ -237,26 +233,26 @@ def annotated_tree(
             below = tree.subtree_size(node) - 1
             hidden += 1
             hidden_nodes += below
-            branch.add(Text(w["more_nodes"].format(count=f"{below:,}", s="s" if below != 1 else ""), style="dim italic"))
+            branch.add(Line(w["more_nodes"].format(count=f"{below:,}", s="s" if below != 1 else ""), style="dim italic"))
             continue
         push_children(node, branch, level + 1, pruned)
     notes = _notes(w, record.options.get("order") if searched is not None else None, left_out, max_nodes,
                    (limit, hidden_nodes) if hidden else None)
-    return Group(root, *notes) if notes else root
+    return Drawing(root, *notes)
 
 
 def _notes(w: dict[str, str], order: object, left_out: int, max_nodes: int,
-           cut_at: tuple[int | None, int] | None) -> list[RenderableType]:
+           cut_at: tuple[int | None, int] | None) -> list[Line]:
     """What the drawing leaves out, said under it: another search order, wide nodes, levels below ``limit``."""
-    notes: list[RenderableType] = []
+    notes: list[Line] = []
     if order is not None:
-        notes.append(Text(w["order_note"].format(order=order), style="dim italic"))
+        notes.append(Line(w["order_note"].format(order=order), style="dim italic"))
     if left_out:
-        notes.append(Text(w["wide_note"].format(cap=f"{max_nodes:,}", count=f"{left_out:,}"), style="dim italic"))
+        notes.append(Line(w["wide_note"].format(cap=f"{max_nodes:,}", count=f"{left_out:,}"), style="dim italic"))
     if cut_at is not None:
         limit, hidden_nodes = cut_at
         plural = limit != 1
-        notes.append(Text(w["levels_note"].format(limit=limit, count=f"{hidden_nodes:,}", s="s" if plural else "",
+        notes.append(Line(w["levels_note"].format(limit=limit, count=f"{hidden_nodes:,}", s="s" if plural else "",
                                                   n="n" if plural else "", es="es" if plural else ""),
                           style="dim italic"))
     return notes
@@ -296,12 +292,12 @@ def _drawn_children(tree: Tree, node: int, searched: dict[int, int] | None) -> l
 
 
 
-def summary_line(record: SearchRecord, lang: str = "en") -> Text:
+def summary_line(record: SearchRecord, lang: str = "en") -> Line:
     """One line: value, best move (and the equally good ones, when the search can tell), nodes visited,
     leaves evaluated, cut-offs."""
     w = words(lang)
     stats = record.stats
-    text = Text()
+    text = Line()
     text.append(f"{record.algorithm}: ", style="bold")
     text.append(f"{w['value']} ")
     text.append(format_value(record.value), style="bold green")
@@ -310,10 +306,10 @@ def summary_line(record: SearchRecord, lang: str = "en") -> Text:
     best = record.best_move()
     if best is not None:
         text.append(f" · {w['best_move']} ")
-        text.append(escape(record.move(best)), style="bold green")
+        text.append(record.move(best), style="bold green")
         equal = [child for child in record.best_moves() or () if child != best]
         if equal:
-            text.append(f" ({w['equally_good']}: " + ", ".join(escape(move) for move in record.moves(equal)) + ")")
+            text.append(f" ({w['equally_good']}: " + ", ".join(record.moves(equal)) + ")")
     text.append(f" · {w['nodes_visited']} {stats.nodes_visited:,} · {w['leaves_evaluated']} {stats.leaves_evaluated:,}")
     text.append(f" · {w['cutoffs']} {stats.cutoffs:,}")
     if record.pruned:
@@ -326,11 +322,11 @@ def summary_line(record: SearchRecord, lang: str = "en") -> Text:
     return text
 
 
-def render_result(record: SearchRecord, lang: str = "en", **options: object) -> RenderableType:
+def render_result(record: SearchRecord, lang: str = "en", **options: object) -> Drawing:
     """Title, annotated tree and summary line together."""
-    parts: list[RenderableType] = []
+    parts: list[Line | Branch] = []
     if record.tree.title:
-        parts.append(Text(record.tree.title, style="bold underline"))
-    parts.append(annotated_tree(record, lang=lang, **options))  # type: ignore[arg-type]
+        parts.append(Line(record.tree.title, style="bold underline"))
+    parts.extend(annotated_tree(record, lang=lang, **options).parts)  # type: ignore[arg-type]
     parts.append(summary_line(record, lang))
-    return Group(*parts)
+    return Drawing(*parts)

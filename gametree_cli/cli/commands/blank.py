@@ -6,34 +6,31 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from ..output import stdout_console
+from ..output import print_drawing
 from ..exits import reports_errors
 from ..options import Language, read_tree
 
 if TYPE_CHECKING:
     from ...core.model import Tree
-    from rich.console import RenderableType
+    from ...views.drawing import Drawing
 
 __all__ = ["blank_view"]
 
 
-def blank_view(tree: Tree, *, max_nodes: int | None = None, depth: int | None = None, lang: str = "en") -> RenderableType:
+def blank_view(tree: Tree, *, max_nodes: int | None = None, depth: int | None = None, lang: str = "en") -> Drawing:
     """Title and tree with structure, moves, types, probabilities, evals and leaf values only
     (at most ``max_nodes`` nodes drawn: default ``DEFAULT_MAX_NODES_SHOWN``)."""
-    from rich.console import Group  # rich only when drawing: start-up time of the other commands
-    from rich.text import Text
-
     from ...search.record import SearchRecord
     from ...views.annotated import DEFAULT_MAX_NODES_SHOWN, annotated_tree
+    from ...views.drawing import Line
 
     if max_nodes is None:
         max_nodes = DEFAULT_MAX_NODES_SHOWN
     unsolved = SearchRecord("blank", tree, None, [None] * len(tree))
-    parts: list[RenderableType] = []
+    drawing = annotated_tree(unsolved, max_nodes=max_nodes, depth=depth, blank=True, lang=lang)
     if tree.title:
-        parts.append(Text(tree.title, style="bold underline"))
-    parts.append(annotated_tree(unsolved, max_nodes=max_nodes, depth=depth, blank=True, lang=lang))
-    return Group(*parts)
+        drawing.parts.insert(0, Line(tree.title, style="bold underline"))
+    return drawing
 
 
 @reports_errors
@@ -47,4 +44,4 @@ def blank_command(
     """Draw the tree without any computed value: an exercise to hand out."""
     tree = read_tree(tree_file, tree_text)
     max_nodes = len(tree) if show_all else None
-    stdout_console().print(blank_view(tree, max_nodes=max_nodes, depth=show_depth, lang=lang.value))
+    print_drawing(blank_view(tree, max_nodes=max_nodes, depth=show_depth, lang=lang.value))

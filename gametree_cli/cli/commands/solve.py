@@ -11,7 +11,7 @@ from ..exits import reports_errors
 from ..options import (AlgoOption, BoundsOption, DepthOption, Language, MaxNodesOption, Order, OrderOption,
                            OutputFormat, StrictOption, SumOption, TiesOption, TreeArgument, TreeTextOption, Variant,
                            VariantOption, read_tree, search_options)
-from ..output import stdout_console
+from ..output import print_drawing
 from ...core.errors import GameTreeError
 from ...io.files import check_target
 
@@ -75,9 +75,5 @@ def solve_command(
         return
     from ...views.annotated import DEFAULT_MAX_NODES_SHOWN, render_result
 
-    console = stdout_console()
-    if trace:
-        sys.stdout.flush()
-        console.print()
     shown = {"max_nodes": len(tree) if show_all else DEFAULT_MAX_NODES_SHOWN, "depth": show_depth}
-    console.print(render_result(record, lang.value, **shown))
+    print_drawing(render_result(record, lang.value, **shown), blank_line_first=trace)
