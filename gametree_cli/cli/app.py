@@ -23,7 +23,6 @@ import typer
 
 from .exits import Terminated, fail, interrupted, said_interrupted, silence_stdout
 from ..core.errors import ExitCode, GameTreeError
-from ..io.files import parse_size, set_input_limit
 
 __all__ = ["app", "build_app", "command_named", "COMMANDS", "main"]
 
@@ -50,6 +49,8 @@ def commands(
         help="Refuse input files bigger than this, e.g. 500M or 8G (docs/safety.md).")] = "2G",
 ) -> None:
     """Solve explicit game trees (minimax, alpha-beta, expectiminimax, max-n) and show the answer the way a course does."""
+    from ..io.files import parse_size, set_input_limit  # not at the top: --help needs none of io's modules
+
     try:
         set_input_limit(parse_size(max_input_size))
     except GameTreeError as error:

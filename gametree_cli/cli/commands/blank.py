@@ -1,7 +1,5 @@
 """``gametree blank TREE``: the tree to hand out as an exercise (no computed values)."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
@@ -17,7 +15,7 @@ if TYPE_CHECKING:
 __all__ = ["blank_view"]
 
 
-def blank_view(tree: Tree, *, max_nodes: int | None = None, depth: int | None = None, lang: str = "en") -> Drawing:
+def blank_view(tree: "Tree", *, max_nodes: int | None = None, depth: int | None = None, lang: str = "en") -> "Drawing":
     """Title and tree with structure, moves, types, probabilities, evals and leaf values only
     (at most ``max_nodes`` nodes drawn: default ``DEFAULT_MAX_NODES_SHOWN``)."""
     from ...search.record import SearchRecord

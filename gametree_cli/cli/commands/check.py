@@ -1,7 +1,5 @@
 """``gametree check ANSWERS...``: is every answer right? (contract sections 4 and 5)."""
 
-from __future__ import annotations
-
 import json
 import os
 import sys
@@ -13,7 +11,6 @@ from ..output import stdout_console
 from ..exits import reports_errors
 from ..options import Language, OutputFormat
 from ...core.errors import GameTreeError
-from ...io.files import write_atomically
 
 
 @reports_errors
@@ -24,6 +21,7 @@ def check_command(
     lang: Annotated[Language, typer.Option("--lang", help="Language of the table: en or es (JSON and JUnit stay as they are).")] = Language.en,
 ) -> None:
     """Solve each exercise and compare the given answers: exit 0 all right, 1 some wrong, 2 unreadable or invalid."""
+    from ...io.files import write_atomically  # here, not at the top: --help's start-up time
     from ...exercises.check import ERROR, check_paths, exit_code  # imported when run: start-up time of the others
     from ...exercises.check_report import check_document, check_report, junit_report  # rich: only this command's cost
 

@@ -1,7 +1,5 @@
 """``gametree compare TREE``: every algorithm that fits the tree, side by side."""
 
-from __future__ import annotations
-
 import json
 import sys
 from typing import Annotated, Optional

@@ -5,23 +5,22 @@ target format can hold; a target that cannot hold something says so (the
 compact form refuses, an ``.efg`` file notes what it leaves out).
 """
 
-from __future__ import annotations
-
 import sys
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from ..output import write_out
 from ..exits import reports_errors
 from ..options import read_tree
-from ...io.files import check_target
-from ...core.model import Tree
+
+if TYPE_CHECKING:
+    from ...core.model import Tree
 
 __all__ = ["convert_command", "efg_leaves_out"]
 
 
-def efg_leaves_out(tree: Tree) -> list[str]:
+def efg_leaves_out(tree: "Tree") -> list[str]:
     """What a Gambit file has no place for: evals, bounds, sum, opponent models."""
     lost = []
     if tree.evals:
@@ -44,6 +43,7 @@ def convert_command(
 ) -> None:
     """Convert a tree file between YAML, JSON, the compact nested list and Gambit .efg."""
     from ...io.document_writer import TEXT_WRITERS  # imported when run: start-up time of the other commands
+    from ...io.files import check_target
     from ...io.saver import output_format, save_tree
 
     fmt = output_format(output, to)

@@ -5,8 +5,6 @@ mini-backgammon (chance nodes at every turn). The generators build plain
 documents; this module only chooses the format and where the text goes.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Optional
 
 import typer
@@ -14,7 +12,6 @@ import typer
 from ..output import write_out
 from ..exits import reports_errors
 from ...core.errors import GameTreeError
-from ...io.files import check_target, write_atomically
 from ...generate import backgammon_tree, tictactoe_tree
 from ...generate.tictactoe import EMPTY_BOARD
 
@@ -44,12 +41,14 @@ def _document_writer(fmt: str) -> Any:
 
 def check_output(output: str | None, force: bool) -> None:
     """Refuse an existing FILE before generating (which can take seconds), not after."""
+    from ...io.files import check_target  # here, not at the top: --help's start-up time
     if output is not None and output != "-":
         check_target(output, force=force)
 
 
 def write_document(document: Any, output: str | None, to: str | None, force: bool) -> None:
     """Write a generated document: to standard output (YAML unless ``to``) or a file."""
+    from ...io.files import write_atomically  # here, not at the top: --help's start-up time
     if output is None or output == "-":
         fmt = (to or "yaml").strip().lower()
         if fmt == "yml":

@@ -6,8 +6,6 @@ pdflatex where it is installed, and moves the lot into the folder only when
 all of it worked (docs/exercises.md).
 """
 
-from __future__ import annotations
-
 import sys
 from pathlib import Path
 from typing import Annotated, Optional

@@ -1,7 +1,5 @@
 """``gametree random``: a reproducible random exercise tree."""
 
-from __future__ import annotations
-
 import random
 import sys
 from typing import Annotated, Optional

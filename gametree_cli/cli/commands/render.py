@@ -5,8 +5,6 @@ Like every writer, it replaces an existing picture only with ``--force``,
 and the input tree never (docs/safety.md).
 """
 
-from __future__ import annotations
-
 import sys
 from enum import Enum
 from pathlib import Path
@@ -19,7 +17,6 @@ from ..exits import reports_errors
 from ..options import (AlgoOption, BoundsOption, DepthOption, Language, Order, OrderOption, StrictOption, SumOption, TiesOption,
                            TreeArgument, TreeTextOption, Variant, VariantOption, read_tree, search_options)
 from ...core.errors import GameTreeError
-from ...io.files import check_target, write_atomically
 
 __all__ = ["render_command", "PictureFormat", "picture_format"]
 
@@ -70,6 +67,7 @@ def render_command(
     steps: Annotated[Optional[str], typer.Option("--steps", metavar="DIR", help="Write one picture per step of the search into DIR (with --format svg or png).")] = None,
 ) -> None:
     """Draw the annotated tree: Graphviz DOT, SVG, PNG or PDF, or a standalone LaTeX (forest) document."""
+    from ...io.files import check_target, write_atomically  # here, not at the top: --help's start-up time
     from ...search.registry import solve
     from ...views.dot import render_dot, render_image  # imported here: start-up time of the other commands (rich)
     from ...views.latex import render_latex

@@ -4,8 +4,6 @@ Both need the search's events as well as its record, so the search runs
 once with a recorder attached; the page and the pictures read that one run.
 """
 
-from __future__ import annotations
-
 from typing import Optional
 
 from ...search.registry import Options, solve

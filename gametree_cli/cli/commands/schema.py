@@ -1,7 +1,5 @@
 """``gametree schema``: the JSON Schema of tree files, for editors and CI jobs."""
 
-from __future__ import annotations
-
 import json
 from typing import Annotated, Optional
 
@@ -9,7 +7,6 @@ import typer
 
 from ..output import write_out
 from ..exits import reports_errors
-from ...io.files import write_atomically
 
 __all__ = ["schema_command", "schema_text"]
 
@@ -27,6 +24,7 @@ def schema_command(
     force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
 ) -> None:
     """Print the JSON Schema of tree files (point your editor's YAML/JSON support at it)."""
+    from ...io.files import write_atomically  # here, not at the top: --help's start-up time
     if output is None or output == "-":
         write_out(schema_text())
         return

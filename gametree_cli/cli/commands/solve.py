@@ -1,7 +1,5 @@
 """``gametree solve``: the annotated tree, the trace, or the contract's JSON result."""
 
-from __future__ import annotations
-
 import sys
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -13,7 +11,6 @@ from ..options import (AlgoOption, BoundsOption, DepthOption, Language, MaxNodes
                            VariantOption, read_tree, search_options)
 from ..output import print_drawing
 from ...core.errors import GameTreeError
-from ...io.files import check_target
 
 if TYPE_CHECKING:
     from ...search.events import Event, Observer
@@ -43,6 +40,7 @@ def solve_command(
     force: Annotated[bool, typer.Option("--force", help="Let --answers replace an existing file.")] = False,
 ) -> None:
     """Solve a tree and show the annotated tree, the trace, or the JSON result."""
+    from ...io.files import check_target  # here, not at the top: --help's start-up time
     from ...search.registry import solve  # imported when run: start-up time of the other commands
 
     if answers_file is not None:
