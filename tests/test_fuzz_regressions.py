@@ -358,3 +358,32 @@ def test_an_efg_probability_sum_of_more_than_4300_digits_is_reported(tmp_path) -
         load_tree(efg)
     text = str(caught.value)
     assert "probabilities sum to" in text and str(a + b)[:50] in text and "\n" not in text
+
+
+@pytest.mark.parametrize("kinds, players, names, vector, says", [
+    ([1, 0, 0], [1, -1, -1], ["MAX", "MIN"], False, "player number does not fit"),     # a max node played by MIN
+    ([1, 0, 0], [0, -1, 0], ["MAX", "MIN"], False, "player number does not fit"),      # a leaf with a player
+    ([4, 0, 0], [0, -1, -1], ["MAX", "MIN"], False, "player node in a two-player tree"),
+    ([4, 0, 0], [3, -1, -1], ["A", "B", "C"], True, "player number does not fit"),     # player 3 of three
+    ([4, 0, 0], [0, 0, -1], ["A", "B", "C"], True, "player number does not fit"),      # a leaf with a player
+    ([1, 0, 0], [0, -1, -1], ["A", "B", "C"], True, "max/min node in a tree of payoff vectors"),
+])
+def test_gtb_players_that_do_not_fit_their_nodes(tmp_path, kinds, players, names, vector, says) -> None:  # type: ignore[no-untyped-def]
+    """A stored ``player`` array is checked against the kinds (two-player trees store none: theirs follow from the kinds)."""
+    import numpy as np
+
+    from gametree_cli.io.binary import _pack
+
+    values = [[1, 2, 3], [3, 2, 1]] if vector else [1, 2]
+    header = {"version": 1, "nodes": 3, "players": names, "vector_payoffs": vector, "title": None,
+              "sum": None, "bounds": None, "values_json": values}
+    arrays = {"kind": np.array(kinds, dtype=np.uint8), "count": np.array([2, 0, 0], dtype=np.int8),
+              "player": np.array(players, dtype=np.int16)}
+    path = tmp_path / "players.gtb"
+    path.write_bytes(_pack(header, arrays))
+    with pytest.raises(GameTreeError, match=says):
+        load_tree(path)
+    arrays["player"] = np.array([0, -1, -1], dtype=np.int16) if not vector else np.array([1, -1, -1], dtype=np.int16)
+    arrays["kind"] = np.array([1 if not vector else 4, 0, 0], dtype=np.uint8)
+    path.write_bytes(_pack(header, arrays))
+    assert len(load_tree(path)) == 3  # the same file with fitting players reads

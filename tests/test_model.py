@@ -42,3 +42,41 @@ def test_subtree_sizes_of_a_big_tree() -> None:
     assert len(tree) >= 4096
     for node in [0, 1, 5, 25, 300, 1000, len(tree) - 1, *rng.sample(range(len(tree)), 50)]:
         assert tree.subtree_size(node) == _walked_size(tree, node), node
+
+
+def _walked_parents(tree) -> list[int]:
+    parent = [-1] * len(tree)
+    for node in range(len(tree)):
+        start = tree.first[node]
+        for child in range(start, start + tree.count[node]):
+            parent[child] = node
+    return parent
+
+
+def test_parents_looked_up_one_at_a_time_agree_with_a_walk() -> None:
+    """``parent_lookup`` (a search in the running sums) gives every node's parent, small and big trees,
+    and the ids and paths made from it are those of the whole parent array."""
+    rng = random.Random(23)
+    documents = [_random_compact(rng, rng.randint(1, 6)) for _ in range(150)]
+    documents.append([[[rng.randint(0, 9) for _ in range(rng.randint(1, 5))] for _ in range(rng.randint(2, 6))]
+                      for _ in range(400)])
+    for document in documents:
+        tree = parse_tree(str(document if isinstance(document, list) else [document]), name="t.json")
+        lookup = tree.parent_lookup()
+        assert tree._parent is None  # not made by the lookup
+        assert [lookup[node] for node in range(len(tree))] == _walked_parents(tree)
+        ids, paths = [tree.node_id(node) for node in range(len(tree))], [tree.path(node) for node in range(len(tree))]
+        assert tree.parents() is tree.parent_lookup()  # once made, the array itself
+        assert ids == tree.ids() and paths == [tree.path(node) for node in range(len(tree))]
+
+
+def test_a_tree_not_numbered_breadth_first_falls_back_to_the_parent_array() -> None:
+    """Root 0 with children 3 and 4, node 3 with children 1 and 2: the running sums point at the wrong
+    nodes (they assume breadth-first numbering), and the lookup must notice and use the parent array."""
+    from array import array
+
+    from gametree_cli.core.model import LEAF, MAX, MIN, Tree
+
+    tree = Tree(kind=bytearray([MAX, LEAF, LEAF, MIN, LEAF]), first=array("q", [3, 0, 0, 1, 0]),
+                count=array("q", [2, 0, 0, 2, 0]), value=[None, 1, 2, None, 3], player=array("h", [0, 0, 0, 1, 0]))
+    assert [tree.parent_lookup()[node] for node in range(5)] == [-1, 3, 3, 0, 0] == _walked_parents(tree)

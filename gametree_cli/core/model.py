@@ -18,6 +18,7 @@ they are derived on demand by the contract's default rules.
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_right
 from itertools import accumulate
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
@@ -194,6 +195,13 @@ class Tree:
             self._parent.frombytes(memoryview(parent).cast("B"))  # one copy (tobytes() and array() made two)
         return self._parent
 
+    def parent_lookup(self) -> Sequence[int]:
+        """Parents read node by node (``lookup[node]``): the whole array when it is made, else
+        found in the running sums of the child counts, as :meth:`subtree_size` does. Why: the
+        text view and the principal variation ask for a few hundred parents, and the whole
+        array of a 1.4-million-node tree costs ~18 ms to make."""
+        return self._parent if self._parent is not None else _ParentLookup(self)
+
     def depths(self) -> array:
         """Per node, its depth (root 0); computed once."""
         if self._depth is None:
@@ -206,13 +214,20 @@ class Tree:
 
     def path(self, node: int) -> tuple[int, ...]:
         """Child positions (0-based) leading from the root to ``node``."""
-        parent = self.parents()
+        parent = self.parent_lookup()
         steps: list[int] = []
         while node > 0:
             up = parent[node]
             steps.append(node - self.first[up])
             node = up
         return tuple(reversed(steps))
+
+    def running_sums(self) -> array:
+        """``[0, c0, c0 + c1, ...]`` of the child counts, made once: in breadth-first numbering the
+        children of node ``i`` are the nodes ``1 + S[i]`` to ``S[i + 1]``."""
+        if self._totals is None:
+            self._totals = _running_sums(self.count)
+        return self._totals
 
     def subtree_size(self, node: int) -> int:
         """How many nodes the subtree under ``node`` holds, ``node`` included.
@@ -223,9 +238,7 @@ class Tree:
         text view asks this of every node it leaves out: a node-by-node walk took 0.4 s on a
         1.4-million-node tree).
         """
-        totals = self._totals
-        if totals is None:
-            totals = self._totals = _running_sums(self.count)
+        totals = self.running_sums()
         size, low, high = 0, node, node + 1
         while low < high:
             size += high - low
@@ -272,7 +285,7 @@ class Tree:
         """One node's id (cheap when the whole list was already built)."""
         if self._ids is not None:
             return self._ids[node]
-        return default_id(node, self.explicit_ids, self.parents(), self.first)
+        return default_id(node, self.explicit_ids, self.parent_lookup(), self.first)
 
     def index(self, node_id: str) -> int:
         """The number of the node called ``node_id``; KeyError when none is."""
@@ -325,3 +338,26 @@ def _running_sums(count: Any) -> array:
     totals = array("q")
     totals.frombytes(sums.tobytes())
     return totals
+
+
+class _ParentLookup:
+    """``lookup[node]``: the parent of ``node`` by a binary search in the running sums (node
+    ``c > 0`` is a child of the last ``i`` with ``S[i] <= c - 1``), checked against ``first``
+    and ``count``; a tree not numbered breadth first falls back to the whole parent array."""
+
+    __slots__ = ("tree", "totals")
+
+    def __init__(self, tree: Tree) -> None:
+        self.tree, self.totals = tree, tree.running_sums()
+
+    def __getitem__(self, node: int) -> int:
+        if node == 0:
+            return -1
+        tree = self.tree
+        up = bisect_right(self.totals, node - 1) - 1
+        if 0 <= up < len(tree.count) and tree.first[up] <= node < tree.first[up] + tree.count[up]:
+            return up
+        return tree.parents()[node]
+
+    def __len__(self) -> int:
+        return len(self.tree.count)

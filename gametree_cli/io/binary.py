@@ -187,7 +187,9 @@ def _decode(data: bytes, name: str) -> Tree:
     kind, count, first, player = reader.structure()
     players = tuple(reader.header["players"])
     vector = bool(reader.header.get("vector_payoffs", False)) or len(players) > 2
-    check_shape(kind, count, player, len(players), vector, reader.damaged)
+    check_shape(kind, player, len(players), vector, reader.damaged)
+    if player is None:
+        player = _PLAYER_OF_KIND[kind]
     total, bounds = reader.sum_and_bounds()
     values, numeric, raw_values = reader.values(count > 0, vector, bounds)
     prob, prob_numeric, prob_decimal = reader.probabilities(kind, first, count)
@@ -199,7 +201,7 @@ def _decode(data: bytes, name: str) -> Tree:
         first=array("q", first.tobytes()),
         count=array("q", count.tobytes()),
         value=values,  # type: ignore[arg-type]
-        player=array("h", player.astype(np.int16).tobytes()),
+        player=array("h", player.astype(np.int16, copy=False).tobytes()),
         prob=[None] * n if raw_probabilities is not None else prob,
         explicit_ids=labels["id"],
         moves=labels["move"],
@@ -253,8 +255,12 @@ class _Reader:
             raise self.damaged(f"array {key} lies outside the file")
         return np.frombuffer(self.buffer[begin:end], dtype=dtype)
 
-    def structure(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``kind``, ``count``, ``first`` and ``player``, checked to make a tree."""
+    def structure(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        """``kind``, ``count``, ``first`` and ``player`` (None when the file has none), checked to make a tree.
+
+        Breadth-first numbering is checked here: node ``j``'s parent comes before it exactly when
+        the nodes before ``j`` have at least ``j`` children between them; otherwise a node is its
+        own ancestor and the searches never end."""
         n = self.n
         kind = self.load("kind")
         count_raw = self.load("count")
@@ -266,10 +272,14 @@ class _Reader:
             raise self.damaged("child counts do not add up to the number of nodes")
         if (kind > PLAYER).any() or ((kind == LEAF) == inner).any():
             raise self.damaged("node kinds do not match the child counts")
+        sums = np.cumsum(count)
+        if n > 1 and (sums[:-1] < np.arange(1, n)).any():
+            raise self.damaged("a node is numbered before its parent (the child counts do not describe a tree)")
         first = np.zeros(n, dtype=np.int64)
-        first[inner] = (np.cumsum(count) - count + 1)[inner]
+        first[inner] = (sums - count + 1)[inner]
         player_raw = self.load("player")
-        player = player_raw.astype(np.int64) if player_raw is not None else _PLAYER_OF_KIND[kind].astype(np.int64)
+        # no stored players: each node's follows from its kind (checked no further: it cannot disagree)
+        player = player_raw.astype(np.int64) if player_raw is not None else None
         return kind, count, first, player
 
     def sum_and_bounds(self) -> tuple[Number | None, tuple[Number, Number] | None]:

@@ -77,23 +77,20 @@ def array_dtype(name: str, entry: Any, damaged: Damaged) -> np.dtype:
     return dtype
 
 
-def check_shape(kind: np.ndarray, count: np.ndarray, player: np.ndarray, n_players: int, vector: bool,
-                damaged: Damaged) -> None:
-    """Breadth-first numbering (each child after its parent), and kinds and players that agree.
-
-    Node ``j``'s parent comes before it exactly when the nodes before ``j``
-    have at least ``j`` children between them; otherwise a node is its own
-    ancestor and the searches never end.
-    """
-    n = len(kind)
-    if n > 1 and (np.cumsum(count)[:-1] < np.arange(1, n)).any():
-        raise damaged("a node is numbered before its parent (the child counts do not describe a tree)")
+def check_shape(kind: np.ndarray, player: np.ndarray | None, n_players: int, vector: bool, damaged: Damaged) -> None:
+    """Kinds and players that agree (``player`` None: none stored, each follows from its kind)."""
     decision = kind == PLAYER
     if vector and ((kind == MAX) | (kind == MIN)).any():
         raise damaged("a max/min node in a tree of payoff vectors")
     if not vector and decision.any():
         raise damaged("a player node in a two-player tree")
+    if player is None:
+        return
     expected = np.array([-1, 0, 1, -1, -1], dtype=np.int64)[kind]
+    if not vector:  # no player node (checked above): every player follows from its kind
+        if (player != expected).any():
+            raise damaged("a player number does not fit its node")
+        return
     if (player[~decision] != expected[~decision]).any() or ((player[decision] < 0) | (player[decision] >= n_players)).any():
         raise damaged("a player number does not fit its node")
 

@@ -293,7 +293,7 @@ class SearchRecord:
             return self.best.get(node)
         start, end = tree.first[node], tree.first[node] + tree.count[node]
         if column.tree is not None:  # children have larger numbers than their parent
-            parent = tree.parents()
+            parent = tree.parent_lookup()
             while target > node and parent[target] != node:
                 target = parent[target]
             return target if start <= target < end else None
@@ -306,7 +306,7 @@ class SearchRecord:
         """Nodes from the root's chosen child down, while there is a choice."""
         column = self.values
         if column.tree is not None and self.best is None:  # the path down to the root value's source
-            source, parent, path = self._source(0), self.tree.parents(), []
+            source, parent, path = self._source(0), self.tree.parent_lookup(), []
             while source is not None and 0 < source < len(self.tree.kind):
                 path.append(source)
                 source = parent[source]
