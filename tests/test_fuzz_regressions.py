@@ -387,3 +387,29 @@ def test_gtb_players_that_do_not_fit_their_nodes(tmp_path, kinds, players, names
     arrays["kind"] = np.array([1 if not vector else 4, 0, 0], dtype=np.uint8)
     path.write_bytes(_pack(header, arrays))
     assert len(load_tree(path)) == 3  # the same file with fitting players reads
+
+
+@pytest.mark.parametrize("values, says", [
+    ([1, 1 << 62], "too large"), ([-(1 << 62), 1], "too large"), ([-(1 << 63), 1], "too large"),
+    ([1.5, float("nan")], "not a finite number"), ([float("-inf"), 1.0], "not a finite number"),
+    ([1, 11], "outside the declared bounds"), ([1, (1 << 62) - 1], None), ([-(1 << 62) + 1, 0.5], None),
+])
+def test_gtb_stored_leaf_values_are_checked(tmp_path, values, says) -> None:  # type: ignore[no-untyped-def]
+    """Leaf values stored as an int64 or float64 array: headroom (both ends, -2**63 too), finiteness, bounds."""
+    import numpy as np
+
+    from gametree_cli.io.binary import _pack
+
+    floats = any(isinstance(value, float) for value in values)
+    bounded = says == "outside the declared bounds"
+    header = {"version": 1, "nodes": 3, "players": ["MAX", "MIN"], "vector_payoffs": False, "title": None,
+              "sum": None, "bounds": ["0", "10"] if bounded else None, "denominator": "1"}
+    arrays = {"kind": np.array([1, 0, 0], dtype=np.uint8), "count": np.array([2, 0, 0], dtype=np.int8),
+              "value": np.array(values, dtype=np.float64 if floats else np.int64)}
+    path = tmp_path / "values.gtb"
+    path.write_bytes(_pack(header, arrays))
+    if says is None:
+        assert len(load_tree(path)) == 3
+    else:
+        with pytest.raises(GameTreeError, match=says):
+            load_tree(path)

@@ -307,12 +307,12 @@ class _Reader:
             return values, None, raw_values
         if len(stored) != n_leaves or vector:
             raise self.damaged("leaf values of the wrong size")
-        full = np.zeros(n, dtype=np.int64 if stored.dtype.kind == "i" else np.float64)
-        full[leaves] = stored
         denominator = int(self.header.get("denominator", "1"))
         if denominator < 1:
             raise self.damaged("the value denominator is not positive")
-        check_numeric_values(full, leaves, denominator, bounds, self.damaged)
+        check_numeric_values(stored, denominator, bounds, self.damaged)
+        full = np.zeros(n, dtype=np.int64 if stored.dtype.kind == "i" else np.float64)
+        full[leaves] = stored
         return LazyValues(full, denominator if full.dtype.kind == "i" else 1, leaves), (full, denominator), None
 
     def probabilities(self, kind: np.ndarray, first: np.ndarray, count: np.ndarray

@@ -95,20 +95,22 @@ def check_shape(kind: np.ndarray, player: np.ndarray | None, n_players: int, vec
         raise damaged("a player number does not fit its node")
 
 
-def check_numeric_values(full: np.ndarray, leaves: np.ndarray, denominator: int,
-                         bounds: tuple[Number, Number] | None, damaged: Damaged) -> None:
-    """Leaf values held as an array: finite, within int64 headroom, within ``bounds``."""
-    values = full[leaves]
+def check_numeric_values(values: np.ndarray, denominator: int, bounds: tuple[Number, Number] | None,
+                         damaged: Damaged) -> None:
+    """Leaf values as stored (the file's array, leaves only): finite, within int64 headroom, within ``bounds``.
+
+    Read from their lowest and highest: one pass each, no mask (``abs`` would also wrap at -2**63)."""
     if not len(values):
         return
-    if full.dtype.kind == "f":
+    if values.dtype.kind == "f":
         if not np.isfinite(values).all():
             raise damaged("a leaf value is not a finite number")
         low, high = float(values.min()), float(values.max())
     else:
-        if (np.abs(values) >= LIMIT).any():
+        lowest, highest = int(values.min()), int(values.max())
+        if lowest <= -LIMIT or highest >= LIMIT:
             raise damaged("a leaf value is too large")
-        low, high = Fraction(int(values.min()), denominator), Fraction(int(values.max()), denominator)
+        low, high = Fraction(lowest, denominator), Fraction(highest, denominator)
     if bounds is not None and not (bounds[0] <= low and high <= bounds[1]):
         raise damaged(f"a leaf value is outside the declared bounds [{format_number(bounds[0])}, {format_number(bounds[1])}]")
 

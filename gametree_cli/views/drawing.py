@@ -24,7 +24,7 @@ PLAIN_WIDTH = 240
 #: rich's guides for a tree whose guide style is neither bold nor double: space, continue, fork, end
 SPACE, CONTINUE, FORK, END = "    ", "│   ", "├── ", "└── "
 #: the characters beyond Latin the views write; each is one cell wide in rich (tests/test_plain_drawing.py)
-_SYMBOLS = frozenset("★▲▼○◆→✂≥≤…·—–αβ×≠√∞·")
+_SYMBOLS = frozenset("★▲▼○◆→✂≥≤…αβ—–×≠∞")
 
 
 def one_cell_each(text: str) -> bool:
