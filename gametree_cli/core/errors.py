@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from .printable import printable
+
 __all__ = [
     "ExitCode",
     "GameTreeError",
@@ -87,15 +89,8 @@ class GameTreeError(ValueError):
                     where += f":{self.column}"
             where += ": "
         node = f"node {self.node}: " if self.node is not None else ""
-        return _one_line(f"{where}{node}{self.message}")
-
-
-def _one_line(text: str) -> str:
-    """The message on one line whatever names it quotes (a player called "A\\nB"):
-    line breaks and other control characters are shown escaped."""
-    if text.isprintable():
-        return text
-    return "".join(char if char.isprintable() or char == " " else repr(char)[1:-1] for char in text)
+        # on one line whatever names it quotes (a player called "A\\nB")
+        return printable(f"{where}{node}{self.message}")
 
 
 class TreeFormatError(GameTreeError):
