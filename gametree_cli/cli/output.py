@@ -16,6 +16,8 @@ __all__ = ["write_out", "stdout_console", "print_drawing", "rich_writes_plain"]
 
 
 _OUT_CHUNK = 1 << 20
+#: rich's width when it writes to a pipe: wide enough that no line is cropped
+PIPED_WIDTH = 1 << 16
 
 
 def write_out(data: str | bytes) -> None:
@@ -32,7 +34,9 @@ def write_out(data: str | bytes) -> None:
         stream.write(data if isinstance(data, str) else data.decode("utf-8"))
         return
     if isinstance(data, str):
-        data = data.encode(stream.encoding or "utf-8", stream.errors or "strict")
+        # what cannot be encoded (a lone surrogate from a JSON file's "\ud800") is written as its escape,
+        # which is also the JSON escape: never an encoding error after the work is done
+        data = data.encode(stream.encoding or "utf-8", "backslashreplace")
     stream.flush()
     rest = memoryview(data)
     while rest:
@@ -70,12 +74,13 @@ def _console_class() -> type[Console]:
 def stdout_console() -> Console:
     """Colour on a terminal; plain text when piped or NO_COLOR is set (rich's rules).
 
-    When piped, lines are not wrapped at 80 columns: a tree line is kept whole.
+    When piped, lines are neither wrapped nor cropped: a tree line is kept whole (rich crops
+    each line of a tree at the console's width, even with ``soft_wrap``: hence the width).
     """
     console_class = _console_class()
     console = console_class(highlight=False, file=_WholeStdout())  # type: ignore[arg-type]
     if not console.is_terminal:
-        console = console_class(highlight=False, file=_WholeStdout(), width=max(console.width, 240),  # type: ignore[arg-type]
+        console = console_class(highlight=False, file=_WholeStdout(), width=max(console.width, PIPED_WIDTH),  # type: ignore[arg-type]
                                 soft_wrap=True)
     return console
 

@@ -14,6 +14,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ..core.printable import printable
 from .check import ERROR, RIGHT, WRONG, Mismatch, Outcome
 from ..views.words import translate_note, words
 
@@ -53,14 +54,17 @@ def describe_mismatch(mismatch: Mismatch, lang: str = "en") -> str:
 
 def _details(outcome: Outcome, lang: str) -> Text:
     if outcome.error is not None:
-        return Text(str(outcome.error), style="yellow")
+        return Text(printable(str(outcome.error)), style="yellow")
     if not outcome.mismatches:
         return Text(words(lang)["all_right"], style="green")
-    return Text("\n".join(describe_mismatch(mismatch, lang) for mismatch in outcome.mismatches))
+    return Text("\n".join(printable(describe_mismatch(mismatch, lang)) for mismatch in outcome.mismatches))
 
 
 def check_table(outcomes: Sequence[Outcome], lang: str = "en") -> Table:
-    """One row per exercise: name and file, tree, algorithm, result, and what is wrong."""
+    """One row per exercise: name and file, tree, algorithm, result, and what is wrong.
+
+    Every word from the files (names, paths, algorithms, answers) goes in as ``Text``, never as
+    markup (a tree called ``x[/].yaml`` is a file name), with control characters shown escaped."""
     w = words(lang)
     table = Table(show_lines=True, header_style="bold", expand=False)
     table.add_column(w["exercise"], overflow="fold")
@@ -69,14 +73,14 @@ def check_table(outcomes: Sequence[Outcome], lang: str = "en") -> Table:
     table.add_column(w["result"])
     table.add_column(w["expected_vs_actual"], overflow="fold")
     for outcome in outcomes:
-        name = Text(outcome.name, style="bold")
-        name.append(f"\n{outcome.file}", style="dim")
+        name = Text(printable(outcome.name), style="bold")
+        name.append(f"\n{printable(str(outcome.file))}", style="dim")
         tree = outcome.exercise.tree_label if outcome.exercise is not None else ""
         status = outcome.status
         table.add_row(
             name,
-            tree,
-            outcome.algorithm or "",
+            Text(printable(tree)),
+            Text(printable(outcome.algorithm or "")),
             Text(w[_STATUS_WORD[status]], style=_STATUS_STYLE[status]),
             _details(outcome, lang),
         )

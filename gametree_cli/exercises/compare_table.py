@@ -9,6 +9,7 @@ from rich.text import Text
 
 from .comparison import Comparison
 from ..core.numbers import format_value, value_to_json
+from ..core.printable import printable
 from ..views.words import words
 
 __all__ = ["comparison_table", "comparison_document", "pruned_cell"]
@@ -21,9 +22,11 @@ def pruned_cell(row: Comparison, lang: str = "en") -> str:
 
 
 def comparison_table(rows: Sequence[Comparison], title: str | None = None, lang: str = "en") -> Table:
-    """One row per algorithm: value, best move, nodes visited, leaves evaluated, cut-offs, share pruned."""
+    """One row per algorithm: value, best move, nodes visited, leaves evaluated, cut-offs, share pruned.
+
+    The file's words (title, moves) go in as ``Text``, never as markup: ``[b]`` in a move is a move."""
     w = words(lang)
-    table = Table(title=title, header_style="bold")
+    table = Table(title=None if title is None else Text(printable(title)), header_style="bold")
     table.add_column(w["algorithm"], style="bold")
     table.add_column(w["value"], justify="right")
     table.add_column(w["best_move"])
@@ -34,14 +37,15 @@ def comparison_table(rows: Sequence[Comparison], title: str | None = None, lang:
     for row in rows:
         record = row.record
         if record is None:
-            table.add_row(row.algorithm, Text(str(row.error.message if row.error else ""), style="yellow"), "", "", "", "", "")
+            table.add_row(row.algorithm, Text(printable(str(row.error.message if row.error else "")), style="yellow"),
+                          "", "", "", "", "")
             continue
         best = record.best_move()
         stats = record.stats
         table.add_row(
             row.algorithm,
             format_value(record.value),
-            record.tree.move(best) if best is not None else "-",
+            Text(printable(record.tree.move(best))) if best is not None else "-",
             f"{stats.nodes_visited:,}",
             f"{stats.leaves_evaluated:,}",
             f"{stats.cutoffs:,}",

@@ -6,21 +6,21 @@ when rich would print plain text (piped, in CI), :meth:`Drawing.plain_text`
 gives the very same characters without importing rich, whose import and
 layout cost more than a whole small solve (issue 14). Where this module cannot
 vouch that rich would print a line unchanged (a character whose width it does
-not know, a line rich would crop), it says so and rich draws it.
+not know, a tab), it says so and rich draws it. Piped, no line is wrapped or
+cropped, however long (rich is given a width of 65,536 columns there).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator, Union
 
+from ..core.printable import printable
+
 if TYPE_CHECKING:
     from rich.console import Console, ConsoleOptions, RenderableType
     from rich.text import Text
 
-__all__ = ["Line", "Branch", "Drawing", "PLAIN_WIDTH", "one_cell_each"]
-
-#: rich's width when it writes plain text (cli/output.py: at least 240): a longer tree line would be cropped
-PLAIN_WIDTH = 240
+__all__ = ["Line", "Branch", "Drawing", "one_cell_each"]
 #: rich's guides for a tree whose guide style is neither bold nor double: space, continue, fork, end
 SPACE, CONTINUE, FORK, END = "    ", "│   ", "├── ", "└── "
 #: the characters beyond Latin the views write; each is one cell wide in rich (tests/test_plain_drawing.py)
@@ -36,16 +36,19 @@ def one_cell_each(text: str) -> bool:
 
 
 class Line:
-    """One line of text in runs of one style each (rich's style words: ``"bold green"``)."""
+    """One line of text in runs of one style each (rich's style words: ``"bold green"``).
+
+    A name's control characters and lone surrogates are shown escaped (core/printable.py):
+    a node called ``"c\\rd"`` must not break its line of the tree or colour the terminal."""
 
     __slots__ = ("runs",)
 
     def __init__(self, text: str = "", style: str = "") -> None:
-        self.runs: list[tuple[str, str]] = [(text, style)] if text else []
+        self.runs: list[tuple[str, str]] = [(printable(text), style)] if text else []
 
     def append(self, text: str, style: str = "") -> Line:
         if text:
-            self.runs.append((text, style))
+            self.runs.append((printable(text), style))
         return self
 
     def append_line(self, other: Line) -> Line:
@@ -54,7 +57,7 @@ class Line:
 
     def prepend(self, text: str, style: str = "") -> Line:
         if text:
-            self.runs.insert(0, (text, style))
+            self.runs.insert(0, (printable(text), style))
         return self
 
     def stylize(self, style: str) -> Line:
@@ -111,7 +114,7 @@ class Branch:
         while stack:
             branch, above, own = stack.pop()
             text = branch.label.plain
-            if len(above) + len(own) + len(text) > PLAIN_WIDTH or not one_cell_each(text):
+            if not one_cell_each(text):
                 return None
             lines.append(above + own + text)
             children = branch.children

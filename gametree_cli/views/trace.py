@@ -27,6 +27,7 @@ from typing import TextIO
 from ..search.events import CALL, CUT, LEAF, RETURN, Event
 from ..core.model import CHANCE, MAX, MIN, PLAYER, Tree
 from ..core.numbers import Value, format_value
+from ..core.printable import printable
 
 __all__ = ["TraceFormatter", "StreamingTrace", "LANGUAGES"]
 
@@ -158,7 +159,12 @@ class TraceFormatter:
         return (", " + ", ".join(parts)) if parts else ""
 
     def line(self, event: Event) -> str | None:
-        """The trace line for ``event``, or None when it adds nothing."""
+        """The trace line for ``event``, or None when it adds nothing; a name's control characters
+        shown escaped (core/printable.py: a name must not break the one line an event gets)."""
+        text = self._line(event)
+        return None if text is None else printable(text)
+
+    def _line(self, event: Event) -> str | None:
         words, tree = self.words, self.tree
         name = tree.node_id(event.node)
         detail = event.detail or {}

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..output import stdout_console
+from ..output import stdout_console, write_out
 from ..exits import reports_errors
 from ..options import Language, OutputFormat
 from ...core.errors import GameTreeError
@@ -44,8 +44,7 @@ def check_command(
         # --force, but still atomically and never over an input (docs/safety.md).
         write_atomically(junit, junit_report(outcomes), force=True, protect=inputs)
     if output is OutputFormat.json:
-        json.dump(check_document(outcomes), sys.stdout, ensure_ascii=False, indent=1)
-        sys.stdout.write("\n")
+        write_out(json.dumps(check_document(outcomes), ensure_ascii=False, indent=1) + "\n")  # a lone surrogate: escaped
     else:
         stdout_console().print(check_report(outcomes, lang.value))
     raise typer.Exit(exit_code(outcomes))

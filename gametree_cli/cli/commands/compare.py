@@ -1,12 +1,11 @@
 """``gametree compare TREE``: every algorithm that fits the tree, side by side."""
 
 import json
-import sys
 from typing import Annotated, Optional
 
 import typer
 
-from ..output import stdout_console
+from ..output import stdout_console, write_out
 from ..exits import reports_errors
 from ..options import Language, Order, OutputFormat, read_tree
 @reports_errors
@@ -26,7 +25,6 @@ def compare_command(
     tree = read_tree(tree_file, tree_text)
     rows = compare_algorithms(tree, Options(depth=depth, order=order.value))
     if output is OutputFormat.json:
-        json.dump(comparison_document(rows), sys.stdout, ensure_ascii=False, indent=1)
-        sys.stdout.write("\n")
+        write_out(json.dumps(comparison_document(rows), ensure_ascii=False, indent=1) + "\n")  # a lone surrogate: escaped
         return
     stdout_console().print(comparison_table(rows, title=tree.title, lang=lang.value))
