@@ -63,7 +63,6 @@ def page_assets() -> dict[str, str]:
 #: characters JSON may hold raw but a ``<script>`` element may not (``</script>``, ``<!--``, ``]]>``,
 #: and the line separators old JavaScript engines refused): written as JSON escapes instead
 _SCRIPT_UNSAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
-_SCRIPT_UNSAFE_PATTERN = re.compile("[<>&\u2028\u2029]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -83,7 +82,9 @@ def _json(data: Any) -> str:
     except TypeError:  # a lone surrogate somewhere (rare): the slower writer that can say it
         text = json.dumps(data, default=_exact, ensure_ascii=False, separators=(",", ":"))
         text = _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
-    return _SCRIPT_UNSAFE_PATTERN.sub(lambda match: _SCRIPT_UNSAFE[match.group()], text)
+    for unsafe, escaped in _SCRIPT_UNSAFE.items():  # five passes of str.replace: faster than one re.sub
+        text = text.replace(unsafe, escaped)
+    return text
 
 
 def render_page(record: SearchRecord, events: list[Event], *, lang: str = "en", options: Options | None = None,
