@@ -19,6 +19,7 @@ import subprocess
 from ..core.errors import GameTreeError
 from ..core.model import CHANCE, LEAF, MAX, MIN, PLAYER
 from ..core.numbers import Number, Value, format_number
+from ..core.printable import printable
 from ..search.record import Cut, SearchRecord
 from .annotated import summary_line
 from .picture import DEFAULT_MAX_NODES_SHOWN, Drawn, picture_nodes
@@ -77,8 +78,8 @@ def _node_lines(item: Drawn, w: dict[str, str]) -> list[str]:
     key = f"n{item.node}"
     label = "" if item.value is None else (f"{item.sign} " if item.sign else "") + _value(item.value)
     if item.kind == PLAYER:
-        label = str(item.player) + ("\n" + label if label else "")
-    outside = [(f"{PV_MARK} " if item.on_pv else "") + item.name + (f"  ({w['eval']})" if item.horizon else "")]
+        label = printable(str(item.player)) + ("\n" + label if label else "")
+    outside = [(f"{PV_MARK} " if item.on_pv else "") + printable(item.name) + (f"  ({w['eval']})" if item.horizon else "")]
     if item.alpha is not None and item.beta is not None:
         outside.append(f"α={_value(item.alpha)}, β={_value(item.beta)}")
     if item.bound is not None:
@@ -104,7 +105,7 @@ def _node_lines(item: Drawn, w: dict[str, str]) -> list[str]:
     if item.parent >= 0:
         edge_label = []
         if item.move is not None:
-            edge_label.append(item.move)
+            edge_label.append(printable(item.move))
         if item.p is not None:
             edge_label.append(f"p={_number(item.p)}")
         edge = []
@@ -148,10 +149,10 @@ def render_dot(
     w = words(lang)
     tree = record.tree
     heading = []
-    if tree.title:
-        heading.append(tree.title)
+    if tree.title:  # names from the file are shown escaped (printable): a label holds no control character
+        heading.append(printable(tree.title))
     if not blank:
-        heading.append(summary_line(record, lang).plain)
+        heading.append(printable(summary_line(record, lang).plain))
     lines = [
         "digraph gametree {",
         '  graph [ordering=out, nodesep=0.45, ranksep=0.75, forcelabels=true, fontname="Helvetica", labelloc=t'

@@ -21,6 +21,7 @@ import re
 
 from ..core.model import CHANCE, LEAF, MAX, MIN, PLAYER
 from ..core.numbers import Number, Value, format_number, integer_text
+from ..core.printable import printable
 from ..search.record import Cut, SearchRecord
 from .annotated import summary_line
 from .picture import Drawn, picture_nodes
@@ -77,6 +78,12 @@ _SPECIAL = {
     "]": "{]}",
     ",": "{,}",
     "=": "{=}",
+    # the OT1 font encoding (no fontenc: T1 would need bitmap fonts where cm-super is missing) prints
+    # < > | " as ¡ ¿ — ”: the symbols from the math fonts, and the typewriter font's straight quote
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+    '"': r"{\ttfamily\char34}",
 }
 _SPECIAL_PATTERN = re.compile("|".join(re.escape(key) for key in _SPECIAL))
 _NON_ASCII = re.compile(r"[^\x20-\x7e]")
@@ -88,9 +95,12 @@ def latex_escape(text: str) -> str:
     TeX's special characters are escaped; ``[``, ``]``, ``,`` and ``=`` are
     braced, as forest and TikZ read them as syntax; characters outside
     printable ASCII are written as ``?`` unless pdflatex's UTF-8 input knows
-    them (Latin letters with accents), so any file compiles.
+    them (Latin letters with accents), so any file compiles; control characters
+    and lone surrogates are shown escaped first (``\\x01``, :func:`printable`).
+    ``< > | "`` are written so that they print as themselves in the default
+    (OT1) font encoding, which would show ``¡ ¿ — ”``.
     """
-    escaped = _SPECIAL_PATTERN.sub(lambda match: _SPECIAL[match.group()], text)
+    escaped = _SPECIAL_PATTERN.sub(lambda match: _SPECIAL[match.group()], printable(text))
     return _NON_ASCII.sub(_non_ascii, escaped)
 
 

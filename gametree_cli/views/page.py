@@ -11,6 +11,7 @@ any current browser, offline, in a lecture hall.
 
 from __future__ import annotations
 
+import json
 import re
 from decimal import Decimal
 from fractions import Fraction
@@ -22,6 +23,7 @@ import orjson
 
 from ..search.registry import Options
 from ..core.errors import GameTreeError
+from ..core.printable import printable
 from ..search.events import Event, Recorder
 from ..search.record import SearchRecord
 from .annotated import summary_line
@@ -58,15 +60,31 @@ def page_assets() -> dict[str, str]:
     return {name: (folder / name).read_text(encoding="utf-8") for name in ("page.html", "page.css", "practice.js", "page.js")}
 
 
-def _json(data: Any) -> str:
-    """JSON safe inside ``<script>`` (no ``</``), exact numbers as text."""
-    def exact(value: Any) -> Any:
-        if isinstance(value, (Fraction, Decimal)):
-            return str(value)
-        raise TypeError(f"not JSON: {value!r}")
+#: characters JSON may hold raw but a ``<script>`` element may not (``</script>``, ``<!--``, ``]]>``,
+#: and the line separators old JavaScript engines refused): written as JSON escapes instead
+_SCRIPT_UNSAFE = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
-    text = orjson.dumps(data, default=exact).decode("utf-8")
-    return text.replace("</", "<\\/").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+def _exact(value: Any) -> Any:
+    if isinstance(value, (Fraction, Decimal)):
+        return str(value)
+    raise TypeError(f"not JSON: {value!r}")
+
+
+def _json(data: Any) -> str:
+    """JSON safe inside ``<script>``: no ``<``, ``>``, ``&``, U+2028 or U+2029 (each as its ``\\u``
+    escape, which they can only be inside a JSON string), exact numbers as text. A lone surrogate
+    (a node id JSON can write as ``"\\ud800"``) is kept as that escape: orjson refuses it, the
+    standard library writes it, and the page's JavaScript string holds it as the tree file did."""
+    try:
+        text = orjson.dumps(data, default=_exact).decode("utf-8")
+    except TypeError:  # a lone surrogate somewhere (rare): the slower writer that can say it
+        text = json.dumps(data, default=_exact, ensure_ascii=False, separators=(",", ":"))
+        text = _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    for unsafe, escaped in _SCRIPT_UNSAFE.items():  # five passes of str.replace: faster than one re.sub
+        text = text.replace(unsafe, escaped)
+    return text
 
 
 def render_page(record: SearchRecord, events: list[Event], *, lang: str = "en", options: Options | None = None,
@@ -77,13 +95,15 @@ def render_page(record: SearchRecord, events: list[Event], *, lang: str = "en", 
     spot = layout(drawn)
     steps = page_steps(record, events, drawn, lang)
     title = record.tree.title or said["title"]
+    shown_title = printable(title)  # the page shows names escaped; the data keeps them as the file wrote them
     data = {
         "title": title,
         "algorithm": record.algorithm,
         "lang": lang,
         "start": "practice" if practise else "watch",
-        "summary": summary_line(record, lang).plain,
-        "ids": [item.name for item in drawn],
+        "summary": printable(summary_line(record, lang).plain),
+        "ids": [item.name for item in drawn],  # as written: the downloaded answer file names nodes by them
+        "names": [printable(item.name) for item in drawn],  # as shown
         "kinds": [KIND_NAMES[item.kind] for item in drawn],
         "parent": spot.parent,
         "end": spot.end,
@@ -95,7 +115,7 @@ def render_page(record: SearchRecord, events: list[Event], *, lang: str = "en", 
         "words": said,
     }
     assets = page_assets()
-    parts = {"TITLE": escape(f"{title} · {record.algorithm}"), "HEADING": escape(title),
+    parts = {"TITLE": escape(f"{shown_title} · {record.algorithm}"), "HEADING": escape(shown_title),
              "ALGORITHM": escape(record.algorithm), "LANG": lang, "STYLE": assets["page.css"],
              "SVG": draw_svg(drawn, spot, said=said), "DATA": _json(data),
              "SCRIPT": assets["practice.js"] + assets["page.js"]}

@@ -27,6 +27,7 @@ from typing import Any
 from ..search.events import CALL, CUT, LEAF, RETURN, Event
 from ..core.model import CHANCE, LEAF as LEAF_KIND, MAX, MIN
 from ..core.numbers import format_value
+from ..core.printable import printable
 from ..search.record import LOWER, UPPER, SearchRecord
 from .page_words import page_words, said_name
 from .picture import Drawn
@@ -81,6 +82,9 @@ class _StepWriter:
         return self.index[node]
 
     def line(self, event: Event) -> str:
+        return printable(self._line(event))
+
+    def _line(self, event: Event) -> str:
         text = self.formatter.line(event)
         if text is None:  # the return right after a cut: the trace folds it into the cut's line
             text = TraceFormatter(self.tree, self.lang).line(event) or ""
@@ -134,8 +138,9 @@ class _StepWriter:
         return ""
 
     def placed(self, node: int, text: str) -> list[Any]:
-        """``[drawn node, text, id]``: a node below the drawn levels says its id on its ancestor's label."""
-        name = self.tree.node_id(node)
+        """``[drawn node, text, id]``: a node below the drawn levels says its id on its ancestor's label
+        (the id as shown: control characters and lone surrogates escaped)."""
+        name = printable(self.tree.node_id(node))
         return [self.shown(node), text if node in self.index else f"{name}: {text}", name]
 
     def cut_text(self, event: Event) -> str:

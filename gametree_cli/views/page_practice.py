@@ -15,6 +15,7 @@ from ..search.registry import Options
 from ..io.document_writer import tree_to_document
 from ..core.model import LEAF
 from ..core.numbers import format_value
+from ..core.printable import printable
 from ..search.record import SearchRecord
 from .page_data import bound_marks
 from .page_words import page_reason
@@ -57,8 +58,8 @@ def practice_data(record: SearchRecord, drawn: list[Drawn], options: Options | N
     for position in pruned:  # the cut that skipped it: its parent's reason
         parent = record.tree.parents()[drawn[position].node]
         reason = record.cut(parent)
-        cut_by[position] = (f"{record.node_id(parent)}: {page_reason(reason, lang)}" if reason is not None
-                            else record.node_id(parent))
+        name = printable(record.node_id(parent))  # shown on the page
+        cut_by[position] = f"{name}: {page_reason(reason, lang)}" if reason is not None else name
     exercise = answer_key(record, tree=tree_to_document(record.tree), options=options)
     exercise.pop("answers")
     exercise["name"] = f"{record.tree.title or 'tree'}: {record.algorithm} (answers from the page)"

@@ -15,6 +15,7 @@ from html import escape
 
 from ..core.model import CHANCE, LEAF, MAX, MIN, PLAYER
 from ..core.numbers import format_number, format_value
+from ..core.printable import printable
 from .page_data import pretty
 from .page_words import page_words
 from .picture import Drawn
@@ -105,21 +106,21 @@ def _node(position: int, item: Drawn, x: float, y: float, look: Look, said: dict
     kind = KIND_NAMES[item.kind]
     value_y = {MAX: 12, MIN: -2, PLAYER: 14}.get(item.kind, 6)
     parts = [
-        f'<g class="node {kind}" id="n{position}" data-node="{escape(item.name)}" data-kind="{kind}" '
+        f'<g class="node {kind}" id="n{position}" data-node="{_text(item.name)}" data-kind="{kind}" '
         f'data-state="{look.state}" data-value="{escape(look.value)}" data-alpha="{escape(look.alpha)}" '
         f'data-beta="{escape(look.beta)}" transform="translate({x:.1f},{y:.1f})">',
         '<circle class="halo" r="33"/>',
         _shape(item),
     ]
     if item.kind == PLAYER:
-        parts.append(f'<text class="who" y="-4">{escape(item.player or "")}</text>')
+        parts.append(f'<text class="who" y="-4">{_text(item.player or "")}</text>')
     shown = _label(item) or look.value
     parts.append(f'<text class="val" y="{value_y}">{escape(pretty(shown))}</text>')
     if item.kind == LEAF:
-        parts.append(f'<text class="name" y="34">{escape(item.name)}</text>')
+        parts.append(f'<text class="name" y="34">{_text(item.name)}</text>')
     else:
         left = -58 if item.kind == PLAYER else -30
-        parts.append(f'<text class="name" x="{left}" y="5">{escape(item.name)}</text>')
+        parts.append(f'<text class="name" x="{left}" y="5">{_text(item.name)}</text>')
         right = 58 if item.kind == PLAYER else 30
         alpha = _window_text(look.alpha, look.beta, said["bound_label"])
         parts.append(f'<text class="win" x="{right}" y="-4"><tspan class="a">{escape(alpha[0])}</tspan>'
@@ -130,6 +131,12 @@ def _node(position: int, item: Drawn, x: float, y: float, look: Look, said: dict
                  f'width="180" height="24" rx="12"/><text y="43">{escape(look.test)}</text></g>')
     parts.append("</g>")
     return "".join(parts)
+
+
+def _text(name: str) -> str:
+    """A name from the tree file as SVG text: control characters and lone surrogates escaped
+    (XML cannot hold them), then ``<``, ``&`` and quotes."""
+    return escape(printable(name))
 
 
 def _hidden(shown: object) -> str:
@@ -147,11 +154,11 @@ def _window_text(alpha: str, beta: str, bound: str = "Bound") -> tuple[str, str]
 def _edge(position: int, item: Drawn, parent: int, spot: Layout, look: Look) -> str:
     x1, y1, x2, y2 = spot.x[parent], spot.y[parent] + 20, spot.x[position], spot.y[position] - 20
     classes = "edge" + (" pv" if look.pv else "") + (" pruned" if look.state == "pruned" else "")
-    label = pretty(format_number(item.p)) if item.p is not None else (item.move or "")
+    label = pretty(format_number(item.p)) if item.p is not None else printable(item.move or "")
     middle_x, middle_y = x1 + (x2 - x1) * 0.55, y1 + (y2 - y1) * 0.55 + 5
     side = -1 if x2 < x1 else 1
     cut_x, cut_y = x1 + (x2 - x1) * 0.78, y1 + (y2 - y1) * 0.78
-    return (f'<g class="{classes}" data-edge="{escape(item.name)}" data-child="{position}">'
+    return (f'<g class="{classes}" data-edge="{_text(item.name)}" data-child="{position}">'
             f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>'
             f'<line class="hit" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>'
             f'<text class="move" x="{middle_x + side * 8:.1f}" y="{middle_y:.1f}" text-anchor="{"start" if side > 0 else "end"}">'

@@ -52,13 +52,13 @@ window.gametreePractice = function (data, view) {
       if (!key.nodes[i]) continue;
       const row = body.insertRow();
       row.dataset.for = data.ids[i];
-      row.insertCell().textContent = (SYMBOL[data.kinds[i]] || "") + " " + data.ids[i];
+      row.insertCell().textContent = (SYMBOL[data.kinds[i]] || "") + " " + data.names[i];
       const fields = { row, value: null, alpha: null, beta: null, why: null };
       for (const field of key.bounds ? ["value", "alpha", "beta"] : ["value"]) {
         const input = document.createElement("input");
         input.dataset.field = field; input.dataset.for = data.ids[i];
         if (data.kinds.includes("player")) input.className = "wide";  // payoff vectors
-        input.setAttribute("aria-label", fill(W.field_of, { field: W["field_" + field], node: data.ids[i] }));
+        input.setAttribute("aria-label", fill(W.field_of, { field: W["field_" + field], node: data.names[i] }));
         input.oninput = () => showEntry(i);
         input.onfocus = () => row.classList.add("focus");
         input.onblur = () => row.classList.remove("focus");
@@ -171,14 +171,14 @@ window.gametreePractice = function (data, view) {
       total += 1; if (good) right += 1;
     };
     for (const i of key.pruned) {
-      if (tops.includes(i)) say(true, fill(W.cut_before, { node: data.ids[i], why: key.cutBy[i] }), data.ids[i]);
+      if (tops.includes(i)) say(true, fill(W.cut_before, { node: data.names[i], why: key.cutBy[i] }), data.ids[i]);
       else if (!under(i, new Set(tops))) {
-        say(false, fill(W.missed_cut, { node: data.ids[i], why: key.cutBy[i] }), data.ids[i]);
+        say(false, fill(W.missed_cut, { node: data.names[i], why: key.cutBy[i] }), data.ids[i]);
         view.edges[i].classList.add("missed");
       }
     }
     for (const i of tops) {
-      if (!expected.has(i) && !under(i, expected)) say(false, fill(W.no_cut, { node: data.ids[i] }), data.ids[i]);
+      if (!expected.has(i) && !under(i, expected)) say(false, fill(W.no_cut, { node: data.names[i] }), data.ids[i]);
     }
     return { right, total };
   }
@@ -240,7 +240,7 @@ window.gametreePractice = function (data, view) {
         edge.classList.remove("pruned", "pv");
         edge.querySelector(".scissors").setAttribute("visibility", "hidden");
         edge.setAttribute("tabindex", "0"); edge.setAttribute("role", "button");
-        edge.setAttribute("aria-label", fill(W.mark_edge, { node: data.ids[i] }));
+        edge.setAttribute("aria-label", fill(W.mark_edge, { node: data.names[i] }));
       }
     }
     showMarks();
