@@ -96,3 +96,19 @@ def test_a_long_tree_line_is_kept_whole_when_piped(tmp_path: Path) -> None:
         text = gametree("solve", name, cwd=tmp_path).stdout.decode()
         assert f"├── {long} ▼ min  = 1  [α=-inf, β=1]\n" in text
         assert f"│   ├── {long}.1  = 1\n" in text
+
+
+@pytest.mark.parametrize("node, shown", [("\ud800.1", "\\ud800.1"), ("a\u001b[31m", "a\\x1b[31m"), ("c\rd", "c\\rd")])
+def test_check_reports_odd_node_names_in_the_table_and_junit(tmp_path: Path, node: str, shown: str) -> None:
+    """A wrong answer naming an odd node: the table shows it escaped, and the JUnit file is valid XML."""
+    import xml.etree.ElementTree as ElementTree
+
+    parent = node.split(".")[0]
+    write(tmp_path / "t.json", {"root": {"id": parent, "children": [1, 2]}} if node.endswith(".1") else
+          {"root": {"id": "R", "children": [{"id": node, "children": [1, 2]}, 3]}})
+    write(tmp_path / "k.answers.json", {"tree": "t.json", "answers": {"nodes": {node: 7}}})
+    done = gametree("check", "k.answers.json", "--junit", "report.xml", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr.decode()
+    assert f"nodes[{shown}].value: expected 7" in done.stdout.decode("utf-8")
+    failure = next(ElementTree.parse(tmp_path / "report.xml").iter("failure"))
+    assert f"nodes[{shown}].value: expected 7" in failure.get("message", "")

@@ -153,26 +153,28 @@ def junit_report(outcomes: Sequence[Outcome]) -> str:
     suites: dict[str, ElementTree.Element] = {}
     totals = {"tests": 0, "failures": 0, "errors": 0, "time": 0.0}
     for outcome in outcomes:
-        suite = suites.get(outcome.file)
+        file = printable(str(outcome.file))  # XML holds no control character, and no lone surrogate
+        suite = suites.get(file)
         if suite is None:
-            suite = suites[outcome.file] = ElementTree.SubElement(root, "testsuite", name=outcome.file)
+            suite = suites[file] = ElementTree.SubElement(root, "testsuite", name=file)
             suite.attrib.update(tests="0", failures="0", errors="0", time="0")
         case = ElementTree.SubElement(
             suite,
             "testcase",
-            name=outcome.name,
-            classname=outcome.file,
-            file=outcome.file,
+            name=printable(outcome.name),
+            classname=file,
+            file=file,
             time=f"{outcome.seconds:.3f}",
         )
         status = outcome.status
         if status == WRONG:
-            lines = [describe_mismatch(mismatch) for mismatch in outcome.mismatches]
+            lines = [printable(describe_mismatch(mismatch)) for mismatch in outcome.mismatches]
             failure = ElementTree.SubElement(case, "failure", message="; ".join(lines), type="WrongAnswer")
             failure.text = "\n".join(lines)
         elif status == ERROR:
-            error = ElementTree.SubElement(case, "error", message=str(outcome.error), type=type(outcome.error).__name__)
-            error.text = str(outcome.error)
+            said = printable(str(outcome.error))
+            error = ElementTree.SubElement(case, "error", message=said, type=type(outcome.error).__name__)
+            error.text = said
         counts = {"tests": 1, "failures": int(status == WRONG), "errors": int(status == ERROR)}
         for key, amount in counts.items():
             suite.attrib[key] = str(int(suite.attrib[key]) + amount)
