@@ -328,7 +328,8 @@ class Lexer:
         return kind if kind else -self.fail("an unknown type")
 
     def read_label(self, keep: cython.bint):
-        """A move: a text, a number (kept as its text: str(int), str(float)) or null (label None)."""
+        """A move: a text, an integer (kept as its text: str(int)) or null (label None); a decimal bails
+        (its text is lost: the builder refuses it, as it does a decimal id)."""
         self.label = None
         if self.at(110):  # n
             return _OK if self.literal() == 2 else self.fail("a move that is not a string or number")
@@ -342,8 +343,10 @@ class Lexer:
             return _OK
         if self.read_number(keep):
             return _FAILED
+        if self.decimal:
+            return self.fail("a move that is a decimal")
         if keep:
-            self.label = str(self.float_value) if self.decimal else str(self.int_value)
+            self.label = str(self.int_value)
         return _OK
 
     def read_id(self):
