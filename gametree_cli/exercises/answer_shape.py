@@ -54,15 +54,17 @@ def validate_answers(answers: dict[str, Any], fail: Callable[..., Exception]) ->
     ``fail(message, *key_path, key=False)`` makes the located error (``Exercise.error``).
     """
 
-    def number(raw: Any, *path: Any) -> None:
+    def number(raw: Any, *path: Any, at: tuple[Any, ...] | None = None) -> None:
+        """``at``: where the number is written, when not at ``path`` (``B: 3`` is ``nodes[B].value``)."""
+        where = path if at is None else at
         if isinstance(raw, list) and path[-1] == "value":
             for index, part in enumerate(raw):
-                number(part, *path, index)
+                number(part, *path, index, at=(*where, index))
             return
         try:
             expected_number(raw)
         except ValueError as error:
-            raise fail(f"{_field(path)}: {error}", "answers", *path) from None
+            raise fail(f"{_field(path)}: {error}", "answers", *where) from None
 
     def name(raw: Any, *path: Any) -> None:
         try:
@@ -109,8 +111,8 @@ def validate_answers(answers: dict[str, Any], fail: Callable[..., Exception]) ->
                         elif item_key in ("visited", "horizon") and not isinstance(item, bool):
                             raise fail(f"nodes[{node_key}].{item_key}: expected true or false",
                                                  "answers", "nodes", node_key, item_key)
-                else:
-                    number(entry, "nodes", node_key, "value")
+                else:  # the short form, ``B: 3``: the value is the entry itself
+                    number(entry, "nodes", node_key, "value", at=("nodes", node_key))
         elif key == "depth":
             if raw is not None and (isinstance(raw, bool) or not isinstance(raw, int)):
                 raise fail("depth: expected a whole number or null", "answers", "depth")
