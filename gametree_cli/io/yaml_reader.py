@@ -30,7 +30,7 @@ class _UniqueKeys:
 
     def construct_mapping(self, node: Any, deep: bool = False) -> Any:
         seen: dict[str, int] = {}
-        written: list[tuple[str, str]] = []
+        written: list[tuple[str, str]] | None = None
         for key_node, value_node in node.value if isinstance(node, yaml.MappingNode) else ():  # !!map on a scalar: PyYAML says
             if isinstance(key_node, yaml.ScalarNode) and key_node.value != "<<":
                 if key_node.value in seen:
@@ -40,13 +40,14 @@ class _UniqueKeys:
                         key_node.start_mark,
                     )
                 seen[key_node.value] = key_node.start_mark.line + 1
-                if key_node.value in _NAME_KEYS and value_node.tag == _INT_TAG and isinstance(value_node, yaml.ScalarNode) \
+                if value_node.tag == _INT_TAG and key_node.value in _NAME_KEYS and isinstance(value_node, yaml.ScalarNode) \
                         and not is_decimal_text(value_node.value):
-                    written.append((key_node.value, value_node.value))
+                    written = (written or []) + [(key_node.value, value_node.value)]
         mapping = super().construct_mapping(node, deep)  # type: ignore[misc]
-        for key, text in written:  # an id or move YAML 1.1 read as a number from other text (0x1F, 017, 1:30)
-            if isinstance(mapping.get(key), int):
-                mapping[key] = NumberText(text, mapping[key])
+        if written:  # an id or move YAML 1.1 read as a number from other text (0x1F, 017, 1:30)
+            for key, text in written:
+                if isinstance(mapping.get(key), int):
+                    mapping[key] = NumberText(text, mapping[key])
         return mapping
 
 
