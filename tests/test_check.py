@@ -232,6 +232,22 @@ INVALID = [
     ("tree: TREE\nanswers:\n  value: three\n", r"bad\.answers\.yaml:3:10: value: 'three' is not a number"),
     ("tree: TREE\nanswers:\n  pruned: [C.2, 1.10]\n", r"bad\.answers\.yaml:3:17: pruned\[1\]: 1\.1 is a number, not a node id"),
     ("tree: TREE\nanswers:\n  nodes: {Z: 3}\n", r"bad\.answers\.yaml:3:11: nodes: the tree has no node 'Z'"),
+    # a per-node value in the short form (``C: x``) is located where it is written, not at the file's start
+    ("tree: TREE\nanswers:\n  value: 3\n  nodes:\n    B: 3\n    C: x\n", r"bad\.answers\.yaml:6:8: nodes\[C\]\.value: 'x' is not a number"),
+    ("tree: TREE\nanswers:\n  nodes:\n    C: [1, x]\n", r"bad\.answers\.yaml:4:12: nodes\[C\]\.value\[1\]: 'x' is not"),
+    ("exercises:\n  - tree: TREE\n    answers:\n      value: 3\n      nodes:\n        B: 3\n        C: x\n",
+     r"bad\.answers\.yaml:7:12: nodes\[C\]\.value: 'x' is not a number"),
+    ("tree: TREE\nanswers:\n  nodes:\n    C: {value: x}\n", r"bad\.answers\.yaml:4:16: nodes\[C\]\.value: 'x' is not a number"),
+    # an id or move YAML reads as an integer from other text than its digits is refused, not compared as '31'
+    ("tree: TREE\nanswers:\n  best_move: 0x1F\n", r"bad\.answers\.yaml:3:14: best_move: 0x1F is read as the number 31: put it in quotes"),
+    ("tree: TREE\nanswers:\n  pruned: [C.2, 017]\n", r"bad\.answers\.yaml:3:17: pruned\[1\]: 017 is read as the number 15: put it in quotes"),
+    ("tree: TREE\nanswers:\n  nodes: {B: 3, 0x1F: 3}\n", r"bad\.answers\.yaml:3:17: nodes\[31\]: 0x1F is read as the number 31"),
+    ("tree: TREE\nanswers:\n  nodes:\n    1_0:\n      value: 3\n", r"bad\.answers\.yaml:4:5: nodes\[10\]: 1_0 is read as the number 10"),
+    ("tree: TREE\nanswers:\n  visit_order: [A, +5]\n", r"bad\.answers\.yaml:3:20: visit_order\[1\]: \+5 is read as the number 5"),
+    ("tree: TREE\nanswers:\n  best_move: 1:30\n", r"bad\.answers\.yaml:3:14: best_move: 1:30 is read as the number 90"),
+    ("tree: {root: {children: [{id: 0x1F, children: [1, 2]}, 3]}}\nanswers: {value: 3}\n",
+     r"bad\.answers\.yaml:1:\d+: node 1: id 0x1F is read by YAML as the number 31: put it in quotes"),
+    ("tree: TREE\nanswers:\n  best_move: yes\n", r"bad\.answers\.yaml:3:14: best_move: true is not a node id or move: put it in quotes"),
     ("tree: TREE\nanswers:\n  stats: {cuts: 1}\n", r"bad\.answers\.yaml:3:11: stats: unknown key 'cuts'"),
     ("tree: {root: {type: chance, children: [1, 2]}}\nalgorithm: minimax\nanswers: {value: 3}\n",
      r"bad\.answers\.yaml:2:12: minimax does not fit this tree: it has chance nodes"),
@@ -257,6 +273,37 @@ def test_invalid_answer_files_exit_2_with_one_line(runner, tmp_path: Path, text:
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and re.search(pattern, lines[0]), result.stderr
     assert "Traceback" not in result.output
+
+
+def test_a_short_per_node_value_in_json_is_located(runner, tmp_path: Path) -> None:
+    text = '{"tree": "%s", "answers": {"value": 3,\n  "nodes": {"B": 3, "C": "x"}}}' % os.path.relpath(AIMA, tmp_path)
+    result = check(runner, str(write(tmp_path / "bad.answers.json", text)))
+    assert result.exit_code == 2 and "bad.answers.json:2:26: nodes[C].value: 'x' is not a number" in result.stderr, result.stderr
+
+
+def test_integers_written_as_their_digits_still_name_nodes(runner, tmp_path: Path) -> None:
+    tree = "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]"
+    path = write(tmp_path / "digits.answers.yaml", f"tree: {tree}\nanswers:\n  best_move: 1\n  nodes: {{1: 3, '3': 2}}\n")
+    result = check(runner, str(path))
+    assert result.exit_code == 0, result.output
+
+
+def test_a_negative_zero_id_in_json_answers_is_refused(runner, tmp_path: Path) -> None:
+    text = '{"tree": "%s", "answers": {"best_move": -0}}' % os.path.relpath(AIMA, tmp_path)
+    result = check(runner, str(write(tmp_path / "bad.answers.json", text)))
+    assert result.exit_code == 2 and "bad.answers.json:1:" in result.stderr and "best_move: -0 is read as the number 0" in result.stderr
+
+
+def test_a_quoted_boolean_move_matches_a_quoted_answer(runner, tmp_path: Path) -> None:
+    """YAML reads ``move: no`` as a boolean, which a tree refuses; quoted on both sides, 'no' is a name like any."""
+    tree = "{root: {children: [{move: 'no', children: [3, 4]}, {move: 'true', children: [1, 2]}]}}"
+    path = write(tmp_path / "quoted.answers.yaml",
+                 f"tree: {tree}\nanswers:\n  best_move: 'no'\n  principal_variation: ['no', '1.1']\n")
+    result = check(runner, str(path))
+    assert result.exit_code == 0, result.output
+    unquoted = write(tmp_path / "bare.answers.yaml", f"tree: {tree.replace(chr(39) + 'no' + chr(39), 'no')}\nanswers: {{value: 3}}\n")
+    result = check(runner, str(unquoted))
+    assert result.exit_code == 2 and "move must be a label (text or a number), found a boolean: put it in quotes" in result.stderr
 
 
 def test_one_bad_file_does_not_hide_the_others(runner, tmp_path: Path) -> None:

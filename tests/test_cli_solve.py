@@ -152,6 +152,25 @@ def test_usage_errors_exit_2(runner, args, words) -> None:
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("command", [["solve"], ["solve", "-f", "json"], ["blank"], ["render", "-f", "dot"],
+                                     ["render", "-f", "html", "-o", "page.html"]])
+@pytest.mark.parametrize("levels", ["0", "-1", "-7"])
+def test_show_depth_below_one_is_a_one_line_usage_error(runner, command, levels, tmp_path, monkeypatch) -> None:
+    """``--show-depth 0`` drew the root and said it showed 0 levels: refused like ``--depth -1``, before any work."""
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, [command[0], AIMA, *command[1:], "--show-depth", levels])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"--show-depth must be 1 or more, not {levels}\n"
+    assert result.stdout == "" and not (tmp_path / "page.html").exists()
+
+
+@pytest.mark.parametrize("command", [["solve"], ["blank"], ["render", "-f", "dot"]])
+def test_show_depth_one_draws_one_level(runner, command) -> None:
+    result = runner.invoke(app, [command[0], AIMA, *command[1:], "--show-depth", "1"])
+    assert result.exit_code == 0, result.output
+    assert "B.1" not in result.stdout
+
+
 def gametree_command() -> list[str]:
     script = Path(sys.executable).with_name("gametree")
     return [str(script)] if script.exists() else [sys.executable, "-m", "gametree_cli"]

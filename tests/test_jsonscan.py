@@ -279,7 +279,7 @@ def random_file(rng: random.Random) -> str:
         for key in extras:
             if rng.random() < 0.25:
                 if key == "move":
-                    mapping["move"] = rng.choice(MOVES + [int_token(rng, rng.randint(-9, 99)), Raw("1.5"), None])
+                    mapping["move"] = rng.choice(MOVES + [int_token(rng, rng.randint(-9, 99)), Raw('"1.5"'), None])
                 elif key in ("comment", "label"):
                     mapping[key] = rng.choice(NOTES)
                 elif key == "eval":
@@ -453,6 +453,7 @@ LEFT_TO_JSON_LOADS = {
     "p decimals 2e-9 off 1": CHANCE % ("0.499999999", "0.499999999"),
     "move a list": TREE % '{"value": 1, "move": ["a"]}',
     "move true": TREE % '{"value": 1, "move": true}',
+    "move a decimal": TREE % '{"value": 1, "move": 1.10}',
     "lone surrogate in a move": TREE % '{"value": 1, "move": "\\ud800"}',
     "lone low surrogate in a move": TREE % '{"value": 1, "move": "\\udc00x"}',
     "high surrogate and no low one": TREE % '{"value": 1, "move": "\\ud800\\u0041"}',

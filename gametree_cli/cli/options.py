@@ -14,7 +14,8 @@ if TYPE_CHECKING:  # the library is imported when a command runs, not to parse i
     from ..core.numbers import Number
     from ..search.options import Options
 
-__all__ = ["OutputFormat", "Language", "Variant", "Order", "search_options", "read_tree", "parse_option_number"]
+__all__ = ["OutputFormat", "Language", "Variant", "Order", "search_options", "read_tree", "parse_option_number",
+           "check_show_depth"]
 
 
 class OutputFormat(str, Enum):
@@ -50,6 +51,7 @@ OrderOption = Annotated[Order, typer.Option("--order", help="Children order for 
 TiesOption = Annotated[Optional[str], typer.Option("--ties", help="max-n tie rule: left (default), right, paranoid or altruistic.")]
 SumOption = Annotated[Optional[str], typer.Option("--sum", help="Constant sum of leaf vectors for shallow pruning (overrides the file's sum).")]
 BoundsOption = Annotated[Optional[tuple[str, str]], typer.Option("--bounds", help="Lowest and highest leaf value for star1 and star2 (overrides the file's bounds).")]
+ShowDepthOption = Annotated[Optional[int], typer.Option("--show-depth", help="Draw this many levels of the tree (1 or more).")]
 MaxNodesOption = Annotated[Optional[int], typer.Option("--max-nodes", help="Refuse trees with more nodes than this (default 10,000,000).")]
 
 
@@ -98,3 +100,10 @@ def parse_option_number(option: str, text: str) -> Number:
         return parse_number(text)
     except ValueError as error:
         raise GameTreeError(f"{option}: {error}") from None
+
+
+def check_show_depth(show_depth: int | None) -> None:
+    """``--show-depth`` draws that many levels: fewer than one would draw the root alone and call it 0
+    levels, so it is refused like ``--depth -1``, in one line (exit 2), before the tree is read."""
+    if show_depth is not None and show_depth < 1:
+        raise GameTreeError(f"--show-depth must be 1 or more, not {show_depth}")

@@ -11,6 +11,7 @@ import math
 from typing import Any, Callable
 
 from ..core.numbers import Number, parse_number
+from ..io.node_rules import is_decimal_text
 
 __all__ = ["expected_number", "answer_id", "validate_answers", "NODE_KEYS", "STATS_KEYS"]
 
@@ -48,27 +49,37 @@ def answer_id(raw: Any) -> str:
     raise ValueError(f"{shown} is not a node id or move: put it in quotes")
 
 
-def validate_answers(answers: dict[str, Any], fail: Callable[..., Exception]) -> None:
+def validate_answers(answers: dict[str, Any], fail: Callable[..., Exception],
+                     written: Callable[..., str | None] | None = None) -> None:
     """Check the answers' types up front, so a typo is exit 2 with a line, not a wrong answer.
 
-    ``fail(message, *key_path, key=False)`` makes the located error (``Exercise.error``).
+    ``fail(message, *key_path, key=False)`` makes the located error (``Exercise.error``);
+    ``written(key_path, key=False)``, the text of a plain scalar there (None when not known):
+    an id or move that YAML read as an integer from other text (``0x1F``, ``017``) is refused.
     """
 
-    def number(raw: Any, *path: Any) -> None:
+    def number(raw: Any, *path: Any, at: tuple[Any, ...] | None = None) -> None:
+        """``at``: where the number is written, when not at ``path`` (``B: 3`` is ``nodes[B].value``)."""
+        where = path if at is None else at
         if isinstance(raw, list) and path[-1] == "value":
             for index, part in enumerate(raw):
-                number(part, *path, index)
+                number(part, *path, index, at=(*where, index))
             return
         try:
             expected_number(raw)
         except ValueError as error:
-            raise fail(f"{_field(path)}: {error}", "answers", *path) from None
+            raise fail(f"{_field(path)}: {error}", "answers", *where) from None
 
-    def name(raw: Any, *path: Any) -> None:
+    def name(raw: Any, *path: Any, key: bool = False) -> None:
         try:
             answer_id(raw)
         except ValueError as error:
-            raise fail(f"{_field(path)}: {error}", "answers", *path) from None
+            raise fail(f"{_field(path)}: {error}", "answers", *path, key=key) from None
+        if type(raw) is int and written is not None:
+            text = written(("answers", *path), key=key)
+            if text is not None and not is_decimal_text(text):
+                raise fail(f"{_field(path)}: {text} is read as the number {raw}: put it in quotes, e.g. '{text}'",
+                           "answers", *path, key=key)
 
     def names(raw: Any, key: str) -> None:
         if not isinstance(raw, list):
@@ -97,7 +108,7 @@ def validate_answers(answers: dict[str, Any], fail: Callable[..., Exception]) ->
             if not isinstance(raw, dict):
                 raise fail("nodes: expected a mapping of node id to value, e.g. {B: 3}", "answers", "nodes")
             for node_key, entry in raw.items():
-                name(node_key, "nodes", node_key)
+                name(node_key, "nodes", node_key, key=True)
                 if isinstance(entry, dict):
                     for item_key, item in entry.items():
                         if item_key not in NODE_KEYS:
@@ -109,8 +120,8 @@ def validate_answers(answers: dict[str, Any], fail: Callable[..., Exception]) ->
                         elif item_key in ("visited", "horizon") and not isinstance(item, bool):
                             raise fail(f"nodes[{node_key}].{item_key}: expected true or false",
                                                  "answers", "nodes", node_key, item_key)
-                else:
-                    number(entry, "nodes", node_key, "value")
+                else:  # the short form, ``B: 3``: the value is the entry itself
+                    number(entry, "nodes", node_key, "value", at=("nodes", node_key))
         elif key == "depth":
             if raw is not None and (isinstance(raw, bool) or not isinstance(raw, int)):
                 raise fail("depth: expected a whole number or null", "answers", "depth")

@@ -89,6 +89,11 @@ class _Positions:
                 return None
         return current
 
+    def written(self, path: KeyPath, *, key: bool = False) -> str | None:
+        """The text of the integer at ``path`` (its key when ``key``), as written, or None."""
+        node = self.node(path, key=key)
+        return node.value if isinstance(node, yaml.ScalarNode) and node.tag == _INT_TAG else None
+
     def __call__(self, path: KeyPath, *, key: bool = False) -> tuple[int | None, int | None]:
         return _mark(self.node(path, key=key))
 
@@ -117,10 +122,24 @@ def _step(node: Any, step: Any, *, key: bool = False) -> Any:
         for key_node, value_node in node.value:
             if str(key_node.value) == str(step):
                 return key_node if key else value_node
+        if type(step) is int:  # a key YAML read as an integer from other text: nodes: {0x1F: 3}
+            for key_node, value_node in node.value:
+                if key_node.tag == _INT_TAG and _read_int(key_node.value) == step:
+                    return key_node if key else value_node
         return None
     if isinstance(node, yaml.SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
         return node.value[step]
     return None
+
+
+_INT_TAG = "tag:yaml.org,2002:int"
+
+
+def _read_int(text: str) -> Any:
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
 
 
 def _mark(node: Any) -> tuple[int | None, int | None]:
@@ -310,7 +329,7 @@ def _exercise(raw: Any, defaults: dict[str, Any], file: str, where: KeyPath, def
         where=where,
         positions=positions,
     )
-    validate_answers(exercise.answers, exercise.error)
+    validate_answers(exercise.answers, exercise.error, lambda path, key=False: positions.written(where + path, key=key))
     return exercise
 
 

@@ -145,7 +145,7 @@ def _build(
                     raise _Bail
                 move = raw.get("move")
                 if move is not None:
-                    if type(move) is dict or type(move) is list:
+                    if type(move) is not str and type(move) is not int:  # a boolean, a decimal: the rules say why
                         raise _Bail
                     moves[node] = str(move)
                 declared = raw.get("type")

@@ -81,6 +81,11 @@ def plain_enough(text: str) -> bool:
         return False
     if ((data[:-1] == ord("_")) & numeric[1:]).any():
         return False
+    # ``+5`` and ``-0``: integers written otherwise than as their digits, which PyYAML's reader keeps as
+    # text for an id or move (yaml_rs cannot); a false alarm (``-0.5`` is not one) only costs the slow path
+    if (((data[:-1] == ord("+")) & digit[1:]).any()
+            or ((data[:-1] == ord("-")) & (data[1:] == ord("0")) & ~np.append(numeric[2:], False)).any()):
+        return False
     # a sign before a dot (``-.5`` is a string to PyYAML, a number to YAML 1.2)
     if (np.isin(data[:-1], list(b"+-")) & (data[1:] == ord("."))).any():
         return False

@@ -14,10 +14,49 @@ from typing import Any, Callable
 from ..core.model import CHANCE, LEAF, MAX, MIN, PLAYER, Source, Tree
 from ..core.numbers import Number, Value, format_number, parse_number
 
-__all__ = ["NodeRules", "NODE_KEYS", "alternate", "close", "is_number_text", "is_scalar_number", "kind_of"]
+__all__ = ["NodeRules", "NODE_KEYS", "NumberText", "alternate", "close", "is_decimal_text", "is_number_text",
+           "is_scalar_number", "kind_of", "name_problem"]
 
 NODE_KEYS = frozenset({"id", "move", "type", "player", "children", "value", "eval", "p", "random", "comment", "label"})
 _TYPES = {"max": MAX, "min": MIN, "chance": CHANCE}
+
+
+class NumberText:
+    """An ``id`` or ``move`` that YAML read as an integer from other text than its decimal
+    digits (``0x1F``, ``017``, ``1_000``, ``1:30``, ``+5``): the YAML reader keeps the text
+    so that the node rules can refuse it by name instead of renaming the node ``31``."""
+
+    __slots__ = ("text", "value")
+
+    def __init__(self, text: str, value: int) -> None:
+        self.text = text
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"NumberText({self.text!r}, {self.value!r})"
+
+
+def is_decimal_text(text: str) -> bool:
+    """True when ``text`` is how ``str()`` writes the integer it reads as (``12``, ``-3``; not ``012``, ``+3``, ``-0``)."""
+    digits = text[1:] if text[:1] == "-" else text
+    return digits.isascii() and digits.isdigit() and (digits[0] != "0" or text == "0")
+
+
+def name_problem(what: str, raw: Any) -> str | None:
+    """Why ``raw`` cannot be an ``id`` or ``move`` (None when it can: a text, or an integer
+    written as its digits), with the quotes hint for what YAML read as something else."""
+    if isinstance(raw, str) or (isinstance(raw, int) and not isinstance(raw, bool)):
+        return None
+    if isinstance(raw, NumberText):
+        return f"{what} {raw.text} is read by YAML as the number {raw.value}: put it in quotes, e.g. '{raw.text}'"
+    wanted = "id must be a non-empty name" if what == "id" else "move must be a label (text or a number)"
+    if isinstance(raw, bool):
+        return f"{wanted}, found a boolean: put it in quotes (YAML reads yes, no, on, off, true, false as booleans)"
+    if isinstance(raw, float):
+        return f"{wanted}, found the decimal {raw!r}: put it in quotes as written, e.g. '1.10' (YAML reads 1.10 as 1.1)"
+    if isinstance(raw, (dict, list)) or raw is None:
+        return f"{wanted}, found {kind_of(raw)}"
+    return f"{wanted}, found {raw!s} (YAML reads it as a {type(raw).__name__}): put it in quotes"
 
 
 class NodeRules:
@@ -50,8 +89,9 @@ class NodeRules:
         value: Value | None = None
         if "id" in raw:
             name = raw["id"]
-            if isinstance(name, bool) or not isinstance(name, (str, int)) or name == "":
-                raise self.fail(node, f"id must be a non-empty name, found {kind_of(name)}")
+            problem = name_problem("id", name) or (f"id must be a non-empty name, found {kind_of(name)}" if name == "" else None)
+            if problem is not None:
+                raise self.fail(node, problem)
             name = str(name)
             if name in self.id_owner:
                 line, _ = self._line_of(self.id_owner[name])
@@ -65,8 +105,9 @@ class NodeRules:
                 raise self.fail(node, f"unknown key {str(key)!r} (known: {', '.join(sorted(NODE_KEYS))})")
         if "move" in raw and raw["move"] is not None:
             move = raw["move"]
-            if isinstance(move, (dict, list)):
-                raise self.fail(node, f"move must be a label (text or a number), found {kind_of(move)}")
+            problem = name_problem("move", move)
+            if problem is not None:
+                raise self.fail(node, problem)
             self.moves[node] = str(move)
         if "p" in raw and (node == 0 or self.kinds[self.parent[node]] != CHANCE):
             raise self.fail(node, "p is given but the parent is not a chance node")

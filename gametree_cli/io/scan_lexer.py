@@ -328,7 +328,7 @@ class Lexer:
         return kind if kind else -self.fail("an unknown type")
 
     def read_label(self, keep: cython.bint):
-        """A move: a text, a number (kept as its text: str(int), str(float)) or null (label None)."""
+        """A move: a text, an integer (kept as str(int)) or null (label None); a decimal bails (the builder refuses it)."""
         self.label = None
         if self.at(110):  # n
             return _OK if self.literal() == 2 else self.fail("a move that is not a string or number")
@@ -342,8 +342,9 @@ class Lexer:
             return _OK
         if self.read_number(keep):
             return _FAILED
-        if keep:
-            self.label = str(self.float_value) if self.decimal else str(self.int_value)
+        if self.decimal:  # its text is lost (1.10 is 1.1): refused, as a decimal id is
+            return self.fail("a move that is a decimal")
+        self.label = str(self.int_value) if keep else None
         return _OK
 
     def read_id(self):

@@ -92,7 +92,7 @@ def _node_schema() -> dict[str, Any]:
                 "type": ["string", "integer"],
                 "minLength": 1,
             },
-            "move": {"description": "label of the edge from the parent; default: the id", "type": ["string", "number"]},
+            "move": {"description": "label of the edge from the parent; default: the id", "type": ["string", "integer"]},
             "type": {"enum": ["max", "min", "chance"]},
             "player": {
                 "description": "n-player trees: the name or 0-based index of the player to move",

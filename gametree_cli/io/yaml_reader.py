@@ -14,6 +14,7 @@ from ..core.errors import TreeFormatError
 from .deepyaml import DeepSafeLoader, DepthExceeded, read_by_depth
 from .fastyaml import fast_yaml_document
 from .locate import Locator, deep_call, yaml_locator
+from .node_rules import NumberText, is_decimal_text
 from .strict_json import line_column, too_long_integer
 
 __all__ = ["read_yaml", "load_yaml", "YAML_MAX_DEPTH"]
@@ -29,7 +30,8 @@ class _UniqueKeys:
 
     def construct_mapping(self, node: Any, deep: bool = False) -> Any:
         seen: dict[str, int] = {}
-        for key_node, _ in node.value if isinstance(node, yaml.MappingNode) else ():  # !!map on a scalar: PyYAML says
+        written: list[tuple[str, str]] | None = None
+        for key_node, value_node in node.value if isinstance(node, yaml.MappingNode) else ():  # !!map on a scalar: PyYAML says
             if isinstance(key_node, yaml.ScalarNode) and key_node.value != "<<":
                 if key_node.value in seen:
                     raise yaml.constructor.ConstructorError(
@@ -38,7 +40,20 @@ class _UniqueKeys:
                         key_node.start_mark,
                     )
                 seen[key_node.value] = key_node.start_mark.line + 1
-        return super().construct_mapping(node, deep)  # type: ignore[misc]
+                if value_node.tag == _INT_TAG and key_node.value in _NAME_KEYS and isinstance(value_node, yaml.ScalarNode) \
+                        and not is_decimal_text(value_node.value):
+                    written = (written or []) + [(key_node.value, value_node.value)]
+        mapping = super().construct_mapping(node, deep)  # type: ignore[misc]
+        if written:  # an id or move YAML 1.1 read as a number from other text (0x1F, 017, 1:30)
+            for key, text in written:
+                if isinstance(mapping.get(key), int):
+                    mapping[key] = NumberText(text, mapping[key])
+        return mapping
+
+
+#: the keys whose integers are names, kept with their text when that is not their decimal digits
+_NAME_KEYS = frozenset({"id", "move"})
+_INT_TAG = "tag:yaml.org,2002:int"
 
 
 class _TagChecks(_UniqueKeys):

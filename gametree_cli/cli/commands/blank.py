@@ -6,7 +6,7 @@ import typer
 
 from ..output import print_drawing
 from ..exits import reports_errors
-from ..options import Language, read_tree
+from ..options import Language, ShowDepthOption, check_show_depth, read_tree
 
 if TYPE_CHECKING:
     from ...core.model import Tree
@@ -35,11 +35,12 @@ def blank_view(tree: "Tree", *, max_nodes: int | None = None, depth: int | None 
 def blank_command(
     tree_file: Annotated[Optional[str], typer.Argument(metavar="TREE", help="Tree file or '-' for standard input.")] = None,
     tree_text: Annotated[Optional[str], typer.Option("--tree", help="The tree inline, e.g. '[[3,12,8],[2,4,6],[14,5,2]]'.")] = None,
-    show_depth: Annotated[Optional[int], typer.Option("--show-depth", help="Draw this many levels of the tree.")] = None,
+    show_depth: ShowDepthOption = None,
     show_all: Annotated[bool, typer.Option("--show-all", help="Draw the whole tree, however big.")] = False,
     lang: Annotated[Language, typer.Option("--lang", help="Language of the drawing's words: en or es.")] = Language.en,
 ) -> None:
     """Draw the tree without any computed value: an exercise to hand out."""
+    check_show_depth(show_depth)
     tree = read_tree(tree_file, tree_text)
     max_nodes = len(tree) if show_all else None
     print_drawing(blank_view(tree, max_nodes=max_nodes, depth=show_depth, lang=lang.value))

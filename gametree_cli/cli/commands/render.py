@@ -15,7 +15,8 @@ import typer
 from ..output import write_out
 from ..exits import reports_errors
 from ..options import (AlgoOption, BoundsOption, DepthOption, Language, Order, OrderOption, StrictOption, SumOption, TiesOption,
-                           TreeArgument, TreeTextOption, Variant, VariantOption, read_tree, search_options)
+                           TreeArgument, TreeTextOption, Variant, VariantOption, ShowDepthOption, check_show_depth, read_tree,
+                           search_options)
 from ...core.errors import GameTreeError
 
 __all__ = ["render_command", "PictureFormat", "picture_format"]
@@ -61,7 +62,7 @@ def render_command(
     output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Picture file to write ('-' or none: standard output).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists (never the input).")] = False,
     blank: Annotated[bool, typer.Option("--blank", help="An exercise handout: the tree and leaf values, no answers.")] = False,
-    show_depth: Annotated[Optional[int], typer.Option("--show-depth", help="Draw this many levels of the tree.")] = None,
+    show_depth: ShowDepthOption = None,
     show_all: Annotated[bool, typer.Option("--show-all", help="Draw the whole tree, however big.")] = False,
     lang: Annotated[Language, typer.Option("--lang", help="Language of the labels, of the html page's trace and of the --steps pictures: en or es.")] = Language.en,
     steps: Annotated[Optional[str], typer.Option("--steps", metavar="DIR", help="Write one picture per step of the search into DIR (with --format svg or png).")] = None,
@@ -72,6 +73,7 @@ def render_command(
     from ...views.dot import render_dot, render_image  # imported here: start-up time of the other commands (rich)
     from ...views.latex import render_latex
 
+    check_show_depth(show_depth)
     chosen = picture_format(fmt, output)
     if steps is not None or chosen == "html":
         from .render_page import render_stepping  # the page and the step pictures: their own module

@@ -8,7 +8,7 @@ import typer
 from ..exits import reports_errors
 from ..options import (AlgoOption, BoundsOption, DepthOption, Language, MaxNodesOption, Order, OrderOption,
                            OutputFormat, StrictOption, SumOption, TiesOption, TreeArgument, TreeTextOption, Variant,
-                           VariantOption, read_tree, search_options)
+                           VariantOption, ShowDepthOption, check_show_depth, read_tree, search_options)
 from ..output import print_drawing
 from ...core.errors import GameTreeError
 
@@ -30,7 +30,7 @@ def solve_command(
     variant: VariantOption = Variant.soft,
     strict: StrictOption = False,
     order: OrderOption = Order.given,
-    show_depth: Annotated[Optional[int], typer.Option("--show-depth", help="Draw this many levels of the tree.")] = None,
+    show_depth: ShowDepthOption = None,
     show_all: Annotated[bool, typer.Option("--show-all", help="Draw the whole tree, however big.")] = False,
     ties: TiesOption = None,
     constant_sum: SumOption = None,
@@ -43,6 +43,7 @@ def solve_command(
     from ...io.files import check_target  # here, not at the top: --help's start-up time
     from ...search.registry import solve  # imported when run: start-up time of the other commands
 
+    check_show_depth(show_depth)
     if answers_file is not None:
         if answers_file == "-":
             raise GameTreeError("--answers: name a file ('-' is not possible: standard output carries the result)")
