@@ -11,12 +11,19 @@ STAMP  := $(VENV)/.installed
 # what was tested today (pyproject.toml keeps the ranges `pip install .` uses).
 # The build backend comes from the lock too (--no-build-isolation), so nothing
 # unpinned is fetched. `make lock` refreshes it; see docs/dependencies.md.
+# The editable install is setuptools' "compat" mode: a .pth line naming the
+# checkout, like an installed package. The default mode installs an import
+# hook that loads pathlib and importlib.util into every Python process of the
+# venv (~10 ms CPU), which made `make bench`'s textbook baseline look slower
+# than it is for a user (docs/performance.md). The setuptools that supports it
+# is pinned in the lock; its notice that the mode is transitional is silenced.
 LOCK := requirements.lock
 
 $(STAMP): pyproject.toml setup.py $(LOCK) gametree_cli/search/depth_first.py gametree_cli/views/paste_lines.py $(wildcard gametree_cli/io/scan_*.py gametree_cli/io/scan_*.pxd)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --require-hashes --no-deps -r $(LOCK)
-	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
+	PYTHONWARNINGS="ignore:Compat editable installs" \
+	  $(BIN)/pip install --quiet --no-deps --no-build-isolation -e . --config-settings editable_mode=compat
 	$(BIN)/pip check >/dev/null || { $(BIN)/pip check; false; }  # the lock is complete: nothing missing or clashing
 	touch $(STAMP)
 

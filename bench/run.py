@@ -158,6 +158,7 @@ def measurements(trees: list[Tree], yaml_trees: list[Tree], trace_tree: Tree | N
         ]
     groups["startup/AIMA fig. 5.2"] = [
         ("textbook script (json.load + alpha-beta)", [PYTHON, str(HERE / "baseline.py"), "solve", str(AIMA)], None),
+        ("python -c pass (the interpreter alone)", [PYTHON, "-c", "pass"], None),
         ("python -c 'import json'", [PYTHON, "-c", "import json"], None),
         ("python -c 'import typer' (the CLI library alone)", [PYTHON, "-c", "import typer"], None),
         ("python -c 'import typer, rich.tree' (+ the text tree's drawing)", [PYTHON, "-c", "import typer, rich.tree"],
@@ -364,12 +365,24 @@ def startup_section(results: dict[str, dict[str, Run]]) -> list[str]:
     base = group["textbook script (json.load + alpha-beta)"]
     lines = ["## 7. Start-up: AIMA figure 5.2 (10 nodes), whole processes", "",
              "Target: within 3× the CPU of the textbook script (`bench/baseline.py solve`: `json.load` + recursive "
-             "alpha-beta), all run with the same interpreter. gametree is the installed console script.", "",
+             "alpha-beta), all run with the same interpreter. gametree is the installed console script. "
+             + interpreter_note(), "",
              "| run | wall | CPU | peak memory | CPU ÷ textbook |", "|---|---:|---:|---:|---:|"]
     for label, result in group.items():
         lines.append(f"| {label} | {result.wall * 1e3:.0f} ms | {result.cpu * 1e3:.0f} ms | {result.rss_mb:.0f} MB | "
                      f"{result.cpu / base.cpu:.1f}× |")
     return lines + [""]
+
+
+def interpreter_note() -> str:
+    """Whether the venv's start-up imports more than a plain interpreter's: an import hook there
+    (setuptools' default editable finder loads pathlib) slows the baseline too and flatters the ratios."""
+    probe = "import sys; print(' '.join(m for m in ('pathlib', 'importlib.util') if m in sys.modules))"
+    extra = subprocess.run([PYTHON, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
+    if not extra:
+        return "The interpreter starts as a plain one: its site imports no import hook (`make install`'s compat mode)."
+    return (f"**Warning:** this interpreter's start-up imports {', '.join(extra)} (an import hook, e.g. a default "
+            "editable install), which slows the textbook script too: these ratios flatter gametree.")
 
 
 def limit_section(results: dict[str, dict[str, Run]], trees: list[Tree]) -> list[str]:
