@@ -556,7 +556,8 @@ def documents(draw: st.DrawFn) -> Any:
     if vectors or draw(st.booleans()):
         document["players"] = PLAYER_NAMES[:count]
     if draw(st.booleans()):
-        document["title"] = draw(st.text(alphabet="abc xyz\"\\", max_size=8)).strip() or "t"
+        title = draw(st.text(alphabet="abc xyz\"\\", max_size=8))  # leading and trailing spaces kept
+        document["title"] = title if title.strip() else "t"
     return document
 
 

@@ -80,8 +80,8 @@ def read_efg(text: str, filename: str = "<efg>", *, allow_general_sum: bool = Fa
     vectors = general or len(parser.players) > 2
 
     document: dict[str, Any] = {}
-    if parser.title.strip():
-        document["title"] = parser.title.strip()
+    if parser.title.strip():  # kept as written: gametree's own files round-trip
+        document["title"] = parser.title
     if parser.comment.strip():
         document["description"] = parser.comment.strip()
     document["players"] = _player_names(parser.players + [ONE_PLAYER_OPPONENT] * (len(parser.players) == 1))
