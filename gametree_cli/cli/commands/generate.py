@@ -65,7 +65,7 @@ def write_document(document: Any, output: str | None, to: str | None, force: boo
     else:  # compact, or a format of its own: through the tree
         from ...io.document import build_tree
 
-        save_tree(build_tree(document), output, fmt=fmt, force=force)
+        save_tree(build_tree(document), output, fmt=fmt, force=force, force_hint="--force")
 
 
 OutputOption = Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="File to write (its extension picks the format); default: YAML on standard output.")]
