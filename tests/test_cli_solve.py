@@ -152,6 +152,13 @@ def test_usage_errors_exit_2(runner, args, words) -> None:
     assert "Traceback" not in result.output
 
 
+def test_a_huge_depth_solves(runner) -> None:
+    """--depth 2**63 overflowed a C integer and exited 2 blaming a decimal's range."""
+    result = runner.invoke(app, ["solve", "--tree", "[1, 2]", "--depth", str(2**63), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["value"] == 2
+
+
 @pytest.mark.parametrize("command", [["solve"], ["solve", "-f", "json"], ["blank"], ["render", "-f", "dot"],
                                      ["render", "-f", "html", "-o", "page.html"]])
 @pytest.mark.parametrize("levels", ["0", "-1", "-7"])
