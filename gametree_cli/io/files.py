@@ -37,6 +37,8 @@ __all__ = [
     "read_input",
     "read_input_text",
     "read_stdin_text",
+    "read_stdin",
+    "decode_input",
     "same_file",
     "check_target",
     "atomic_output",
@@ -148,8 +150,9 @@ def read_input_text(name: str, *, error: type[GameTreeError] = TreeFormatError, 
     return _decode(read_input(name, error=error, what=what), name, error)
 
 
-def read_stdin_text(name: str = "<stdin>", *, error: type[GameTreeError] = TreeFormatError) -> str:
-    """Standard input as UTF-8 text, refused beyond :func:`input_limit`."""
+def read_stdin(name: str = "<stdin>", *, error: type[GameTreeError] = TreeFormatError) -> bytes | str:
+    """Standard input's bytes (its text, where a caller put a text stream in its place: tests),
+    refused beyond :func:`input_limit`: bytes, so that a binary tree (``.gtb``) can be recognised."""
     binary = getattr(sys.stdin, "buffer", None)
     if binary is None:  # a text stream put in place by a caller (tests)
         text = sys.stdin.read()
@@ -162,6 +165,17 @@ def read_stdin_text(name: str = "<stdin>", *, error: type[GameTreeError] = TreeF
         raise error(f"cannot read: {problem.strerror or problem}", file=name) from None
     if data is None:
         raise _too_big(name, error)
+    return data
+
+
+def read_stdin_text(name: str = "<stdin>", *, error: type[GameTreeError] = TreeFormatError) -> str:
+    """Standard input as UTF-8 text, refused beyond :func:`input_limit`."""
+    data = read_stdin(name, error=error)
+    return data if isinstance(data, str) else _decode(data, name, error)
+
+
+def decode_input(data: bytes, name: str, *, error: type[GameTreeError] = TreeFormatError) -> str:
+    """The UTF-8 text of an input's bytes (:func:`read_input`); the error says where the first bad byte is."""
     return _decode(data, name, error)
 
 
