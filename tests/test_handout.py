@@ -168,7 +168,8 @@ def test_a_variant_per_student(runner: Any, tmp_path: Path) -> None:
     (b"caf\xe9\n", "not UTF-8 text"),
     (b"", "no student names"),
     (b"name\n\n", "no student names"),
-    (b"Ana\nana\n", "'ana' is already on line 1"),
+    (b"Ana\nAna\n", "'Ana' is already on line 1"),
+    (b"Ann\nann\n", "'ann' and 'Ann' (line 1) would get file names differing only in case ('ann', 'Ann')"),
     (b"Zoe\nZo\xc3\xab\n", "would get the same file name"),
     (b"Ana\n\"Bob\n", "not a CSV file"),
 ])
@@ -197,6 +198,7 @@ def test_roster_columns_and_separators() -> None:
     (["--count", "1", "--depth", "1"], "alpha-beta cuts nothing in a tree of depth 1"),
     (["--count", "1", "--depth", "7", "--branching", "3"], "more than the 64 that fit on a page"),
     (["--count", "1", "--branching", "1"], "--branching must be 2 or more"),
+    (["--count", "1", "--branching", "x"], "such as 2..3, not 'x'"),  # the example was 0..9, itself refused
 ])
 def test_bad_requests(runner: Any, tmp_path: Path, args: list[str], message: str) -> None:
     result = _handout(runner, "-o", str(tmp_path / "out"), "--seed", "1", *args)

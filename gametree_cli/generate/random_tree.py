@@ -90,8 +90,8 @@ def tree_size(depth: int, branching: int) -> int:
     return depth + 1 if branching == 1 else (branching ** (depth + 1) - 1) // (branching - 1)
 
 
-def parse_range(text: str, what: str) -> tuple[int, int]:
-    """``"3"`` -> (3, 3); ``"-5..5"`` -> (-5, 5).
+def parse_range(text: str, what: str, example: str = "0..9") -> tuple[int, int]:
+    """``"3"`` -> (3, 3); ``"-5..5"`` -> (-5, 5); ``example`` is a valid value of ``what``, for the message.
 
     Raises:
         GeneratorError: not a whole number or a LOW..HIGH range.
@@ -105,7 +105,7 @@ def parse_range(text: str, what: str) -> tuple[int, int]:
             return int(parts[0]), int(parts[1])
     except ValueError:
         pass
-    raise GeneratorError(f"{what}: expected a whole number or a range LOW..HIGH such as 0..9, not {text!r}")
+    raise GeneratorError(f"{what}: expected a whole number or a range LOW..HIGH such as {example}, not {text!r}")
 
 
 def _show_range(bounds: tuple[int, int]) -> str:
