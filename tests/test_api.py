@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 import gametree_cli
-from gametree_cli import AlgorithmError, Solution, Tree, TreeFormatError, load_tree, solve
+from gametree_cli import AlgorithmError, Options, Solution, Tree, TreeFormatError, load_tree, solve
+from gametree_cli.search.registry import solve as run_search
 
 TREES = Path(__file__).resolve().parent.parent / "trees"
 AIMA = TREES / "aima-5-2.yaml"
@@ -79,3 +80,32 @@ def test_options_as_keywords() -> None:
     assert solve(with_evals, "minimax", depth=1).value == 5  # the evals at the depth limit
     with pytest.raises(AlgorithmError, match="unknown algorithm"):
         solve(AIMA, "no-such-algorithm")
+
+
+def test_an_unknown_keyword_is_refused_not_ignored() -> None:
+    """A typo (``dpeth=2``) used to run the search without the setting and give a wrong answer silently."""
+    tree = load_tree(TREES / "depth-limited.yaml")
+    assert solve(tree, "alphabeta").value != solve(tree, "alphabeta", depth=2).value  # the typo would matter
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'dpeth' \(known: depth, variant, strict, "
+                                        r"order, ties, sum, bounds\)"):
+        solve(tree, "alphabeta", dpeth=2)
+    with pytest.raises(TypeError, match="arguments 'varient', 'stirct', 'ordr'"):
+        solve(AIMA, "alphabeta", varient="hard", stirct=True, ordr="best")
+    with pytest.raises(TypeError, match="'dpeth'"):  # the search layer's solve() too
+        run_search(tree, "alphabeta", dpeth=2)
+
+
+def test_keywords_beside_options_apply_to_a_copy() -> None:
+    given = Options()
+    hard = solve(AIMA, "alphabeta", options=given, variant="hard")
+    assert hard.record.options["variant"] == "hard"
+    assert given.variant == "soft"
+
+
+def test_save_tree_says_force_true_from_python(tmp_path: Path) -> None:
+    target = tmp_path / "t.json"
+    target.write_text("{}")
+    with pytest.raises(gametree_cli.GameTreeError, match=r"already exists \(use force=True to replace it\)"):
+        gametree_cli.save_tree(load_tree(AIMA), target)
+    gametree_cli.save_tree(load_tree(AIMA), target, force=True)
+    assert len(load_tree(target)) == 13

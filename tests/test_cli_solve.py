@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gametree_cli.io.loader import load_tree
 from gametree_cli.search.registry import solve
@@ -152,6 +154,13 @@ def test_usage_errors_exit_2(runner, args, words) -> None:
     assert "Traceback" not in result.output
 
 
+def test_a_huge_depth_solves(runner) -> None:
+    """--depth 2**63 overflowed a C integer and exited 2 blaming a decimal's range."""
+    result = runner.invoke(app, ["solve", "--tree", "[1, 2]", "--depth", str(2**63), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["value"] == 2
+
+
 @pytest.mark.parametrize("command", [["solve"], ["solve", "-f", "json"], ["blank"], ["render", "-f", "dot"],
                                      ["render", "-f", "html", "-o", "page.html"]])
 @pytest.mark.parametrize("levels", ["0", "-1", "-7"])
@@ -195,3 +204,39 @@ def test_python_api_is_usable_without_the_cli() -> None:
 
     answer = run(load(AIMA), "alphabeta")
     assert answer.value == 3 and answer.best_move == "a1"
+
+
+def test_decimals_are_shown_as_a_course_writes_them(runner) -> None:
+    """``0.000001`` was shown as ``1e-06`` (a float's repr) in the text tree and summary; JSON keeps its form."""
+    tree = "[[0.000001, 2], [3, 0.0000001]]"
+    result = runner.invoke(app, ["solve", "--tree", tree, "--algo", "minimax"])
+    assert result.exit_code == 0, result.output
+    assert "root ▲ max  = 0.000001" in result.stdout and "2.2  = 0.0000001" in result.stdout
+    assert "minimax: value 0.000001 ·" in result.stdout and "e-0" not in result.stdout
+    as_json = runner.invoke(app, ["solve", "--tree", tree, "--algo", "minimax", "--format", "json"])
+    assert '"value": 1e-6' in as_json.stdout and json.loads(as_json.stdout)["value"] == 0.000001  # unchanged
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_decimal_text_reads_back_and_is_positional_in_its_range(number: float) -> None:
+    from gametree_cli.core.numbers import format_number
+
+    text = format_number(number)
+    assert float(text) == number, text  # the same float
+    if 1e-7 <= abs(number) < 1e21:
+        assert "e" not in text and "." in text, text  # positional, and still shown as a decimal
+    else:
+        assert text == repr(number)
+    if "e" not in repr(number):
+        assert text == repr(number)  # what repr already writes positionally is left alone
+
+
+@pytest.mark.parametrize("number, text", [(1e-6, "0.000001"), (1e-7, "0.0000001"), (1.5e-5, "0.000015"),
+                                          (-2.5e-7, "-0.00000025"), (1e16, "10000000000000000.0"),
+                                          (9.5e20, "950000000000000000000.0"), (1e21, "1e+21"), (9e-8, "9e-08"),
+                                          (0.25, "0.25"), (0.0, "0.0"), (-0.0, "-0.0")])
+def test_decimal_text_examples(number: float, text: str) -> None:
+    from gametree_cli.core.numbers import format_number
+
+    assert format_number(number) == text

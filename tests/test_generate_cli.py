@@ -131,6 +131,8 @@ def test_tictactoe_files_and_errors(runner: Any, tmp_path: Path) -> None:
     assert len(lines) == 1 and "XXX" in lines[0], result.output
     result = runner.invoke(app, ["generate", "tictactoe", "--depth", "-1"])
     assert result.exit_code == 2 and "depth" in result.output
+    assert "--depth must be 0 or more (or left out for the whole game), not -1" in result.output
+    assert "None" not in result.output  # the option's words, not the Python function's
 
 
 # -- mini-backgammon ----------------------------------------------------------------------
@@ -152,6 +154,12 @@ def test_backgammon_command_passes_its_options(runner: Any, tmp_path: Path) -> N
         result = runner.invoke(app, ["generate", "backgammon-mini", "--position", bad])
         assert result.exit_code == 2, result.output
         assert message in result.output and len(result.output.strip().splitlines()) == 1
+    for option, value, message in (("--roll", "3", "--roll must be 1 or 2 (or left out: MAX's coin toss first), not 3"),
+                                   ("--plies", "-1", "--plies must be 0 or more, not -1")):
+        result = runner.invoke(app, ["generate", "backgammon-mini", option, value])
+        assert result.exit_code == 2, result.output
+        assert message in result.output and "None" not in result.output
+        assert len(result.output.strip().splitlines()) == 1
 
 
 # -- schema ----------------------------------------------------------------------------

@@ -14,6 +14,9 @@ from gametree_cli.cli.app import app
 from gametree_cli.exercises import pdf
 from gametree_cli.exercises.choose import HandoutSpec, choose_exercise, choose_variant, rejection
 from gametree_cli.exercises.roster import RosterError, parse_roster
+from gametree_cli.core.errors import GameTreeError
+from gametree_cli.generate.random_tree import RandomTreeSpec, random_tree
+from gametree_cli.io.document import build_tree
 
 from . import oracles
 
@@ -65,6 +68,24 @@ def test_rejection_says_why() -> None:
     assert "not strictly better" in str(rejection(solve(parse_tree("[[3, 5], [3, 9]]"), "minimax"), 2))
     assert "highest leaf" in str(rejection(solve(parse_tree("[[1, 2], [5, 9]]"), "minimax"), 2))
     assert rejection(solve(parse_tree("[[9, 2], [5, 6]]"), "minimax"), 2) is None
+
+
+def test_a_huge_count_is_refused_before_any_work() -> None:
+    """``--count 99999999999999999999`` ran until killed."""
+    with pytest.raises(GameTreeError, match="at most 100"):
+        HandoutSpec(count=99999999999999999999, seed=1).check()
+    HandoutSpec(count=100, seed=1).check()
+
+
+def test_minimax_at_depth_one_can_never_pass_so_it_is_refused() -> None:
+    """At depth 1 the best move is the highest leaf: every candidate fails the rule (so 2,000 tries were wasted)."""
+    from gametree_cli.search.registry import solve
+
+    for seed in range(200):
+        tree = build_tree(random_tree(RandomTreeSpec(depth=1, branching=(2, 3), seed=seed)))
+        assert rejection(solve(tree, "minimax"), 1) is not None, seed
+    with pytest.raises(GameTreeError, match="minimax at --depth 1"):
+        HandoutSpec(count=1, seed=1, algorithms=("minimax",), depth=1).check()
 
 
 def test_a_students_variant_depends_on_the_seed_and_the_name_only() -> None:
@@ -147,7 +168,8 @@ def test_a_variant_per_student(runner: Any, tmp_path: Path) -> None:
     (b"caf\xe9\n", "not UTF-8 text"),
     (b"", "no student names"),
     (b"name\n\n", "no student names"),
-    (b"Ana\nana\n", "'ana' is already on line 1"),
+    (b"Ana\nAna\n", "'Ana' is already on line 1"),
+    (b"Ann\nann\n", "'ann' and 'Ann' (line 1) would get file names differing only in case ('ann', 'Ann')"),
     (b"Zoe\nZo\xc3\xab\n", "would get the same file name"),
     (b"Ana\n\"Bob\n", "not a CSV file"),
 ])
@@ -169,10 +191,14 @@ def test_roster_columns_and_separators() -> None:
 
 @pytest.mark.parametrize("args, message", [
     (["--count", "0"], "--count must be 1 or more, not 0"),
+    (["--count", "101"], "--count 101 is more exercises than a sheet holds: at most 100"),
+    (["--count", "1", "--depth", "1", "--algo", "minimax"], "minimax at --depth 1 always picks the move to the highest"),
+    (["--count", "1", "--depth", "1", "--algo", "alphabeta,minimax"], "alpha-beta cuts nothing"),
     (["--count", "1", "--algo", "maxn"], "not 'maxn'"),
     (["--count", "1", "--depth", "1"], "alpha-beta cuts nothing in a tree of depth 1"),
     (["--count", "1", "--depth", "7", "--branching", "3"], "more than the 64 that fit on a page"),
     (["--count", "1", "--branching", "1"], "--branching must be 2 or more"),
+    (["--count", "1", "--branching", "x"], "such as 2..3, not 'x'"),  # the example was 0..9, itself refused
 ])
 def test_bad_requests(runner: Any, tmp_path: Path, args: list[str], message: str) -> None:
     result = _handout(runner, "-o", str(tmp_path / "out"), "--seed", "1", *args)

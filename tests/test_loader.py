@@ -120,6 +120,36 @@ def test_stdin_reads_json_or_yaml(runner) -> None:
     assert json.loads(result.stdout)["value"] == 2
 
 
+def test_a_gtb_file_is_recognised_by_its_header_under_any_name_and_on_stdin(tmp_path: Path) -> None:
+    """``cat d.gtb | gametree solve -`` and ``d.bin`` were read as YAML: 'the character U+0000 is not allowed'."""
+    import subprocess
+    import sys
+
+    from gametree_cli.io.saver import save_tree
+
+    source = Path(__file__).resolve().parent.parent / "trees" / "aima-5-2.yaml"
+    binary = tmp_path / "d.gtb"
+    save_tree(load_tree(source), binary)
+    data = binary.read_bytes()
+    expected = load_tree(source)
+    for name in ("d.bin", "d.yaml", "d"):
+        renamed = tmp_path / name
+        renamed.write_bytes(data)
+        tree = load_tree(renamed)
+        assert list(tree.ids()) == list(expected.ids()) and tree.value == expected.value, name
+    gametree = [sys.executable, "-m", "gametree_cli"]
+    piped = subprocess.run([*gametree, "solve", "-", "--format", "json"], input=data, capture_output=True, check=False)
+    assert piped.returncode == 0, piped.stderr
+    assert json.loads(piped.stdout)["value"] == 3
+    # a truncated .gtb is still the .gtb reader's one-line error, under another name and on standard input
+    (tmp_path / "cut.bin").write_bytes(data[:100])
+    with pytest.raises(TreeFormatError, match=r"cut\.bin: damaged \.gtb file"):
+        load_tree(tmp_path / "cut.bin")
+    piped = subprocess.run([*gametree, "solve", "-"], input=data[:100], capture_output=True, check=False)
+    assert piped.returncode == 2 and piped.stderr.decode().startswith("<stdin>: damaged .gtb file"), piped.stderr
+    assert piped.stderr.decode().count("\n") == 1
+
+
 def test_hundred_thousand_deep_chain_loads(tmp_path: Path) -> None:
     depth = 100_000
     text = '{"root": ' + '{"children": [' * depth + "7" + "]}" * depth + "}"

@@ -90,6 +90,18 @@ def test_depth_limited_search_uses_eval() -> None:
     assert solve(tree, "minimax", depth=0).value == 0
 
 
+@pytest.mark.parametrize("name, algorithm", [("depth-limited.yaml", "minimax"), ("depth-limited.yaml", "alphabeta"),
+                                             ("aima-5-2.yaml", "alphabeta"), ("maxn-3players.yaml", "paranoid")])
+def test_a_limit_deeper_than_the_tree_is_no_limit(name: str, algorithm: str) -> None:
+    """A depth of 2**63 or more overflowed the search's C integer and was reported as a decimal's range."""
+    tree = load_tree(TREES / name)
+    unlimited = result_document(solve(tree, algorithm))
+    for depth in (len(tree) - 1, len(tree), 2**63 - 1, 2**63, 2**64, 10**30):
+        limited = result_document(solve(tree, algorithm, depth=depth))
+        assert limited.pop("depth") == depth  # the limit as given, echoed
+        assert limited == {key: value for key, value in unlimited.items() if key != "depth"}, depth
+
+
 def test_max_only_tree_is_single_agent_search() -> None:
     record = solve(load_tree(TREES / "max-only.yaml"), "minimax")
     assert record.value == 9

@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from random import Random
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from gametree_cli.search.registry import ALGORITHMS, fitting_algorithms
 from gametree_cli.cli.app import app
 from gametree_cli.io.document import build_tree
 from gametree_cli.io.document_text import document_to_json
+from gametree_cli.generate.common import GeneratorError
 from gametree_cli.generate.random_tree import RandomTreeSpec, random_tree, tree_size
 from gametree_cli.core.model import CHANCE, LEAF, MAX, MIN, PLAYER
 
@@ -81,6 +83,22 @@ def test_same_seed_same_bytes_across_processes(tmp_path: Path) -> None:
 def test_different_seeds_give_different_trees() -> None:
     texts = {json.dumps(random_tree(RandomTreeSpec(3, (2, 2), seed))["root"]) for seed in range(20)}
     assert len(texts) == 20
+
+
+def test_a_negative_seed_is_refused_not_the_positive_ones_tree() -> None:
+    """random.Random ignores the sign: --seed -7 gave 7's tree titled "seed -7" (two students, one exercise)."""
+    assert Random(-7).random() == Random(7).random()  # why it is refused
+    with pytest.raises(GeneratorError, match="--seed must be 0 or more"):
+        random_tree(RandomTreeSpec(3, (2, 2), -7))
+    random_tree(RandomTreeSpec(3, (2, 2), 0))
+
+
+def test_handout_seeds_of_either_sign_differ() -> None:
+    """A handout's seed only feeds SHA-256 as text (choose.derived_seed): -7 and 7 give different sheets."""
+    from gametree_cli.exercises.choose import HandoutSpec, choose_exercise
+
+    first, second = (choose_exercise(HandoutSpec(count=1, seed=seed), 0) for seed in (7, -7))
+    assert first.seed != second.seed and first.document != second.document
 
 
 def test_seed_is_written_in_the_title_when_not_given(runner) -> None:
@@ -180,12 +198,14 @@ def test_output_is_never_overwritten_without_force(runner, tmp_path: Path) -> No
     (["-d", "-1", "-b", "2"], "--depth must be 0 or more"),
     (["-d", "2", "-b", "0"], "--branching must be a whole number of 1 or more"),
     (["-d", "2", "-b", "3..2"], "--branching must be a whole number of 1 or more"),
-    (["-d", "2", "-b", "two"], "--branching: expected a whole number or a range"),
+    (["-d", "2", "-b", "two"], "--branching: expected a whole number or a range LOW..HIGH such as 2..3, not 'two'"),
+    (["-d", "2", "-b", "2", "--values", "x"], "--values: expected a whole number or a range LOW..HIGH such as 0..9"),
     (["-d", "2", "-b", "2", "--values", "5..1"], "--values: the lowest 5 is above the highest 1"),
     (["-d", "2", "-b", "2", "--values", "0.5..1"], "--values: expected a whole number or a range"),
     (["-d", "2", "-b", "2", "--players", "0"], "--players must be 1 or more"),
     (["-d", "2", "-b", "2", "--players", "3", "--chance"], "--chance makes one- and two-player trees only"),
     (["-d", "40", "-b", "2"], "more than 5,000,000"),
+    (["-d", "2", "-b", "2", "--seed", "-7"], "--seed must be 0 or more, not -7 (it would give the same tree as --seed 7)"),
 ])
 def test_bad_arguments_exit_2_with_one_line(runner, argv: list[str], words: str) -> None:
     result = runner.invoke(app, ["random", "--seed", "1", *argv])

@@ -150,7 +150,8 @@ def integer_text(number: int) -> str:
 
 
 def format_number(number: Number | None) -> str:
-    """Human form: ``3``, ``7/3``, ``0.25``, ``inf``, ``-inf``."""
+    """Human form: ``3``, ``7/3``, ``0.25``, ``0.000001``, ``inf``, ``-inf`` (the text views' one number format;
+    the JSON result writes numbers its own way, :func:`number_to_json`)."""
     if number.__class__ is int:  # the common case first (isinstance on Fraction is an ABC check)
         try:
             return int.__repr__(number)
@@ -161,14 +162,27 @@ def format_number(number: Number | None) -> str:
     if isinstance(number, float):
         if math.isinf(number):
             return "inf" if number > 0 else "-inf"
-        if number.is_integer() and abs(number) < 1e16:
-            return repr(number)
-        return repr(number)
+        return _decimal_text(number)
     if isinstance(number, Fraction):
         if number.denominator == 1:
             return integer_text(number.numerator)
         return f"{integer_text(number.numerator)}/{integer_text(number.denominator)}"
     return integer_text(number) if isinstance(number, int) else str(number)
+
+
+#: decimals shown positionally in text views: as a course writes them, where repr would switch to an
+#: exponent (below 1e-4, from 1e16); JavaScript's range, widened down to 1e-7 (JavaScript writes 1e-7)
+_POSITIONAL = (1e-7, 1e21)
+
+
+def _decimal_text(number: float) -> str:
+    """A decimal's shortest text (repr's digits), positional within :data:`_POSITIONAL`:
+    ``0.000001``, not ``1e-06``; ``1e+25`` and ``1e-08`` keep the exponent (too many zeros to count)."""
+    text = repr(number)
+    if "e" not in text or not _POSITIONAL[0] <= abs(number) < _POSITIONAL[1]:
+        return text
+    text = format(Decimal(text), "f")  # the same digits, exactly: repr's shortest form, zeros written out
+    return text if "." in text else text + ".0"  # 1e+16 -> 10000000000000000.0: still a decimal, as 5.0 is
 
 
 def format_value(value: Value | None) -> str:

@@ -40,7 +40,7 @@ from ..core.model import LEAF, MAX, MIN, Tree
 from ..search.record import EXACT, LOWER, UPPER, SearchRecord
 
 __all__ = ["HANDOUT_ALGORITHMS", "HandoutSpec", "Chosen", "Variant", "choose_variant", "choose_exercise", "rejection", "derived_seed",
-           "parse_algorithms", "MAX_ATTEMPTS", "MAX_LEAVES"]
+           "parse_algorithms", "MAX_ATTEMPTS", "MAX_LEAVES", "MAX_COUNT"]
 
 #: What a handout can ask (the two-player algorithms a course drills by hand).
 HANDOUT_ALGORITHMS = ("minimax", "alphabeta", "expectiminimax")
@@ -48,6 +48,10 @@ HANDOUT_ALGORITHMS = ("minimax", "alphabeta", "expectiminimax")
 MAX_ATTEMPTS = 2000
 #: A tree with more leaves does not fit a page at a readable size.
 MAX_LEAVES = 64
+#: Exercises per sheet at most: each is a tree of up to 64 leaves on its own half page, so 100 make a
+#: 50-page sheet (more than any exam), and with a roster of a few thousand students already hundreds of
+#: thousands of searches; a larger --count is a typo, which without a limit ran until killed.
+MAX_COUNT = 100
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,8 @@ class HandoutSpec:
         """Refuse requests that cannot give a good exercise, before any work."""
         if self.count < 1:
             raise GameTreeError(f"--count must be 1 or more, not {self.count}")
+        if self.count > MAX_COUNT:
+            raise GameTreeError(f"--count {self.count} is more exercises than a sheet holds: at most {MAX_COUNT}")
         low, high = self.branching
         if low < 2 or high < low:
             raise GameTreeError(f"--branching must be 2 or more (or a range LOW..HIGH of such), not {low}..{high}"
@@ -88,6 +94,9 @@ class HandoutSpec:
         for algorithm in self.algorithms:
             if algorithm == "alphabeta" and self.depth < 2:
                 raise GameTreeError("alpha-beta cuts nothing in a tree of depth 1: give --depth 2 or more")
+            if algorithm == "minimax" and self.depth < 2:  # no candidate can pass rejection(): refuse, not 2,000 tries
+                raise GameTreeError("minimax at --depth 1 always picks the move to the highest leaf, which a guess "
+                                    "finds: give --depth 2 or more")
             if algorithm == "expectiminimax" and self.depth < 2:
                 raise GameTreeError("expectiminimax needs --depth 2 or more (a chance layer below the root)")
 

@@ -79,21 +79,29 @@ def parse_roster(text: str, name: str) -> list[Student]:
                 if header is not None:
                     continue
             student = _student(cells, column, line, name)
-            key = student.name.casefold()
-            if key in seen:
-                raise RosterError(f"{student.name!r} is already on line {seen[key].line}: "
+            if student.name in seen:
+                raise RosterError(f"{student.name!r} is already on line {seen[student.name].line}: "
                                   "each student needs a name of their own", file=name, line=line)
             clash = stems.get(student.stem.casefold())
             if clash is not None:
-                raise RosterError(f"{student.name!r} and {clash.name!r} (line {clash.line}) would get the same "
-                                  f"file name {student.stem!r}: write them differently", file=name, line=line)
-            seen[key] = stems[student.stem.casefold()] = student
+                raise RosterError(_clash_message(student, clash), file=name, line=line)
+            seen[student.name] = stems[student.stem.casefold()] = student
             students.append(student)
     except csv.Error as error:
         raise RosterError(f"not a CSV file: {error}", file=name, line=reader.line_num) from None
     if not students:
         raise RosterError("no student names (expected a UTF-8 CSV file with one name per line)", file=name)
     return students
+
+
+def _clash_message(student: Student, clash: Student) -> str:
+    """Two names whose file names clash: the same stem, or stems differing only in case
+    (``Ann``, ``ann``: one file on Windows and macOS, whose file names ignore case)."""
+    both = f"{student.name!r} and {clash.name!r} (line {clash.line})"
+    if student.stem == clash.stem:
+        return f"{both} would get the same file name {student.stem!r}: write them differently"
+    return (f"{both} would get file names differing only in case ({student.stem!r}, {clash.stem!r}), one file "
+            "where file names ignore case (Windows, macOS): write them differently")
 
 
 def _student(cells: list[str], column: int, line: int, file: str) -> Student:

@@ -40,7 +40,7 @@ class RandomTreeSpec:
         depth: plies from the root to every leaf (chance edges count).
         branching: children per inner node: ``(b, b)`` for a uniform tree,
             ``(low, high)`` for a random count in that range.
-        seed: the seed of ``random.Random``.
+        seed: the seed of ``random.Random``, 0 or more (it ignores the sign).
         chance: put a chance layer after every decision layer.
         players: 1 (max-only), 2 (max/min) or more (max-n, leaf vectors).
         values: lowest and highest leaf value (integers, inclusive).
@@ -55,6 +55,9 @@ class RandomTreeSpec:
 
     def check(self, max_nodes: int = MAX_RANDOM_NODES) -> None:
         """Refuse impossible or oversized requests with a message for the user."""
+        if self.seed < 0:  # random.Random drops the sign: -7 made exactly the tree of 7, titled "seed -7"
+            raise GeneratorError(f"--seed must be 0 or more, not {self.seed} (it would give the same tree as "
+                                 f"--seed {-self.seed})")
         if self.depth < 0:
             raise GeneratorError(f"--depth must be 0 or more, not {self.depth}")
         low, high = self.branching
@@ -87,8 +90,8 @@ def tree_size(depth: int, branching: int) -> int:
     return depth + 1 if branching == 1 else (branching ** (depth + 1) - 1) // (branching - 1)
 
 
-def parse_range(text: str, what: str) -> tuple[int, int]:
-    """``"3"`` -> (3, 3); ``"-5..5"`` -> (-5, 5).
+def parse_range(text: str, what: str, example: str = "0..9") -> tuple[int, int]:
+    """``"3"`` -> (3, 3); ``"-5..5"`` -> (-5, 5); ``example`` is a valid value of ``what``, for the message.
 
     Raises:
         GeneratorError: not a whole number or a LOW..HIGH range.
@@ -102,7 +105,7 @@ def parse_range(text: str, what: str) -> tuple[int, int]:
             return int(parts[0]), int(parts[1])
     except ValueError:
         pass
-    raise GeneratorError(f"{what}: expected a whole number or a range LOW..HIGH such as 0..9, not {text!r}")
+    raise GeneratorError(f"{what}: expected a whole number or a range LOW..HIGH such as {example}, not {text!r}")
 
 
 def _show_range(bounds: tuple[int, int]) -> str:

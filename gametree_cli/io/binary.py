@@ -46,7 +46,7 @@ from .binary_written import WRITTEN_VERSION, check_written_sums, decode_shares, 
 from .binary_checks import array_dtype, check_header, check_numeric_values, check_probability_sums, check_shape, check_tree
 from .files import write_atomically
 
-__all__ = ["MAGIC", "write_binary", "read_binary", "encode_binary"]
+__all__ = ["MAGIC", "write_binary", "read_binary", "binary_tree", "encode_binary"]
 
 MAGIC = b"GTB\x00v1\r\n"
 VERSION = 1
@@ -172,7 +172,15 @@ def read_binary(path: Path, name: str) -> Tree:
         TreeFormatError: not a ``.gtb`` file, or a damaged one.
     """
     tick("read")
-    data = read_input(os.fspath(path))  # errors name it as load_tree was given it (path == name)
+    return binary_tree(read_input(os.fspath(path)), name)  # errors name it as load_tree was given it
+
+
+def binary_tree(data: bytes, name: str) -> Tree:
+    """The tree of a ``.gtb`` file's bytes (a file of any name, or standard input, starting with :data:`MAGIC`).
+
+    Raises:
+        TreeFormatError: not a ``.gtb`` file, or a damaged one (one line naming ``name``).
+    """
     try:
         return _decode(data, name)
     except TreeFormatError:

@@ -37,6 +37,8 @@ __all__ = [
     "read_input",
     "read_input_text",
     "read_stdin_text",
+    "read_stdin",
+    "decode_input",
     "same_file",
     "check_target",
     "atomic_output",
@@ -148,8 +150,9 @@ def read_input_text(name: str, *, error: type[GameTreeError] = TreeFormatError, 
     return _decode(read_input(name, error=error, what=what), name, error)
 
 
-def read_stdin_text(name: str = "<stdin>", *, error: type[GameTreeError] = TreeFormatError) -> str:
-    """Standard input as UTF-8 text, refused beyond :func:`input_limit`."""
+def read_stdin(name: str = "<stdin>", *, error: type[GameTreeError] = TreeFormatError) -> bytes | str:
+    """Standard input's bytes (its text, where a caller put a text stream in its place: tests),
+    refused beyond :func:`input_limit`: bytes, so that a binary tree (``.gtb``) can be recognised."""
     binary = getattr(sys.stdin, "buffer", None)
     if binary is None:  # a text stream put in place by a caller (tests)
         text = sys.stdin.read()
@@ -162,6 +165,17 @@ def read_stdin_text(name: str = "<stdin>", *, error: type[GameTreeError] = TreeF
         raise error(f"cannot read: {problem.strerror or problem}", file=name) from None
     if data is None:
         raise _too_big(name, error)
+    return data
+
+
+def read_stdin_text(name: str = "<stdin>", *, error: type[GameTreeError] = TreeFormatError) -> str:
+    """Standard input as UTF-8 text, refused beyond :func:`input_limit`."""
+    data = read_stdin(name, error=error)
+    return data if isinstance(data, str) else _decode(data, name, error)
+
+
+def decode_input(data: bytes, name: str, *, error: type[GameTreeError] = TreeFormatError) -> str:
+    """The UTF-8 text of an input's bytes (:func:`read_input`); the error says where the first bad byte is."""
     return _decode(data, name, error)
 
 
@@ -186,10 +200,13 @@ def _is_stream(name: str) -> bool:
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
-def check_target(path: str | os.PathLike[str], *, force: bool = False, protect: Protected = ()) -> None:
+def check_target(path: str | os.PathLike[str], *, force: bool = False, protect: Protected = (),
+                 force_hint: str = "--force") -> None:
     """Refuse to write over an input (ever), a folder, or an existing file (without ``force``).
 
-    Commands call it before their long work too, so that a refusal comes first.
+    Commands call it before their long work too, so that a refusal comes first;
+    ``force_hint`` is how the caller says "replace it" (``--force``, or
+    ``force=True`` from Python).
 
     Raises:
         GameTreeError: naming the file and what to do.
@@ -203,11 +220,12 @@ def check_target(path: str | os.PathLike[str], *, force: bool = False, protect: 
     if os.path.isdir(name):
         raise GameTreeError("is a directory", file=name)
     if os.path.lexists(name) and not force and not _is_stream(name):
-        raise GameTreeError("already exists (use --force to replace it)", file=name)
+        raise GameTreeError(f"already exists (use {force_hint} to replace it)", file=name)
 
 
 @contextmanager
-def atomic_output(path: str | os.PathLike[str], *, force: bool = False, protect: Protected = ()) -> Iterator[Path]:
+def atomic_output(path: str | os.PathLike[str], *, force: bool = False, protect: Protected = (),
+                  force_hint: str = "--force") -> Iterator[Path]:
     """A fresh path to write ``path``'s new content to; it becomes ``path`` when the block ends well.
 
     The path lies in a private folder beside the target (same file system, so
@@ -220,7 +238,7 @@ def atomic_output(path: str | os.PathLike[str], *, force: bool = False, protect:
             before the rename), or a write that failed.
     """
     name = os.fspath(path)
-    check_target(name, force=force, protect=protect)
+    check_target(name, force=force, protect=protect, force_hint=force_hint)
     if _is_stream(name):
         try:
             yield Path(name)
@@ -233,8 +251,8 @@ def atomic_output(path: str | os.PathLike[str], *, force: bool = False, protect:
         folder = _private_folder(target, leftovers)
         written = folder / target.name
         yield written
-        check_target(name, force=force, protect=protect)  # the same answer after a long write?
-        _publish(written, target, force, name)
+        check_target(name, force=force, protect=protect, force_hint=force_hint)  # the same after a long write?
+        _publish(written, target, force, name, force_hint)
     except OSError as problem:
         raise GameTreeError(f"cannot write: {problem.strerror or problem}", file=name) from None
     finally:
@@ -278,7 +296,7 @@ def _private_folder(target: Path, leftovers: list[Path]) -> Path:
             leftovers.pop()  # someone else's
 
 
-def _publish(written: Path, target: Path, force: bool, name: str) -> None:
+def _publish(written: Path, target: Path, force: bool, name: str, force_hint: str) -> None:
     """Put the finished file in place: replacing the target (``force``) or only where none exists."""
     if stat.S_ISREG(os.stat(written).st_mode) and os.path.exists(target):
         try:
@@ -291,18 +309,18 @@ def _publish(written: Path, target: Path, force: bool, name: str) -> None:
     try:
         os.link(written, target)  # fails if a file appeared meanwhile: never replaced without force
     except FileExistsError:
-        raise GameTreeError("already exists (use --force to replace it)", file=name) from None
+        raise GameTreeError(f"already exists (use {force_hint} to replace it)", file=name) from None
     except OSError:  # a file system without hard links
         os.replace(written, target)
 
 
 def write_atomically(path: str | os.PathLike[str], data: str | bytes, *, force: bool = False,
-                     protect: Protected = ()) -> None:
+                     protect: Protected = (), force_hint: str = "--force") -> None:
     """Write ``data`` (text as UTF-8) to ``path`` whole or not at all; see :func:`atomic_output`.
 
     Raises:
         GameTreeError: the file exists (without ``force``), is an input, or cannot be written.
     """
-    with atomic_output(path, force=force, protect=protect) as written:
+    with atomic_output(path, force=force, protect=protect, force_hint=force_hint) as written:
         with open(written, "wb") as stream:
             stream.write(data.encode("utf-8") if isinstance(data, str) else data)

@@ -18,7 +18,7 @@ from ..core.bulk import paused_gc
 from ..core.lazy import SMALL_TREE
 from ..core.progress import tick
 from ..core.errors import TreeFormatError
-from .files import read_input_text, read_stdin_text, write_atomically
+from .files import decode_input, read_input, read_stdin, write_atomically
 from ..core.model import Source, Tree
 from .document import DEFAULT_MAX_NODES, build_tree
 from .document_writer import TEXT_WRITERS
@@ -229,14 +229,20 @@ def load_tree(
     """
     name = os.fspath(path)
     if name == "-":
-        text = read_stdin_text("<stdin>")
+        data = read_stdin("<stdin>")
+        if fmt is None and isinstance(data, bytes) and data.startswith(GTB_MAGIC):
+            return _binary_tree(data, "<stdin>")
+        text = data if isinstance(data, str) else decode_input(data, "<stdin>")
         return parse_tree(text, name="<stdin>", fmt=fmt, max_nodes=max_nodes)
+    given = fmt
     fmt = fmt or format_for(name)
     if fmt in TREE_READERS:
         return TREE_READERS[fmt](Path(name), name)
     tick("read")
-    text = read_input_text(name)
-    return parse_tree(text, name=name, fmt=fmt, max_nodes=max_nodes)
+    data = read_input(name)
+    if given is None and data.startswith(GTB_MAGIC):  # a .gtb under another name (no text tree starts with NUL)
+        return _binary_tree(data, name)
+    return parse_tree(decode_input(data, name), name=name, fmt=fmt, max_nodes=max_nodes)
 
 
 # -- formats of their own modules: Gambit .efg in, and every text format out ----
@@ -267,6 +273,17 @@ for _name, _render in TEXT_WRITERS.items():
     TREE_WRITERS[_name] = _text_writer(_render)
 
 # gametree's own binary format: a reader and a writer of whole trees (NumPy arrays: imported when used).
+
+
+#: how every .gtb file begins (binary.MAGIC's first bytes, here so that recognising one imports no NumPy);
+#: the NUL makes it no YAML or JSON text, so it is recognised on standard input and under any file name
+GTB_MAGIC = b"GTB\x00"
+
+
+def _binary_tree(data: bytes, name: str) -> Tree:
+    from .binary import binary_tree
+
+    return binary_tree(data, name)
 
 
 def _read_binary(path: Path, name: str) -> Tree:

@@ -41,7 +41,7 @@ def output_format(path: str, to: str | None) -> str:
 
 
 def save_tree(tree: Tree, path: str | os.PathLike[str], *, fmt: str | None = None, force: bool = False,
-              protect: Protected = ()) -> str:
+              protect: Protected = (), force_hint: str = "force=True") -> str:
     """Write ``tree`` to ``path`` atomically; returns the format written.
 
     Args:
@@ -51,6 +51,8 @@ def save_tree(tree: Tree, path: str | os.PathLike[str], *, fmt: str | None = Non
             default: the extension's.
         force: replace an existing file.
         protect: files never to replace (the command's inputs).
+        force_hint: what the "already exists" error tells the user to give
+            (``force=True`` from Python; the commands say ``--force``).
 
     Raises:
         GameTreeError: unknown format, a protected or existing file, a tree
@@ -58,12 +60,12 @@ def save_tree(tree: Tree, path: str | os.PathLike[str], *, fmt: str | None = Non
     """
     name = os.fspath(path)
     fmt = output_format(name, fmt)
-    check_target(name, force=force, protect=protect)
+    check_target(name, force=force, protect=protect, force_hint=force_hint)
     if fmt in TEXT_WRITERS:
-        write_atomically(name, TEXT_WRITERS[fmt](tree), force=force, protect=protect)
+        write_atomically(name, TEXT_WRITERS[fmt](tree), force=force, protect=protect, force_hint=force_hint)
         return fmt
     # A writer of its own (e.g. a binary format) writes a fresh path beside the
     # target, which then replaces the target in one rename.
-    with atomic_output(name, force=force, protect=protect) as written:
+    with atomic_output(name, force=force, protect=protect, force_hint=force_hint) as written:
         TREE_WRITERS[fmt](tree, written)
     return fmt

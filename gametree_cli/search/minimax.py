@@ -100,8 +100,11 @@ def depth_first(name: str, tree: Tree, depth_limit: int | None, observer: Observ
     alpha, beta, cut_at = (new_array(size, "q", n) for size in ((n, n, 2 * n) if prune else (1, 1, 1)))
     report = None if observer is None else _Reporter(tree, observer, prune, hard, strict, child_order)
     buffers = tuple(map(memoryview, (order, value, alpha, beta, flags, cut_at)))
+    # walk() takes the limit as a C long long: one of n or more plies is no limit (no path has n edges),
+    # and says so, where --depth 2**63 overflowed and was reported as a decimal's range
+    unlimited = depth_limit is None or depth_limit >= n
     visits, leaves, cutoffs = search.walk(tree.kind, _int64(tree.first), _int64(tree.count), memoryview(key),
-                                          -1 if depth_limit is None else depth_limit, prune, hard, strict,
+                                          -1 if unlimited else depth_limit, prune, hard, strict,
                                           child_order, report, buffers, practical)
     order = order[:visits]
     slot_of = slot_table(order, n)

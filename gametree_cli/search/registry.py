@@ -8,6 +8,7 @@ assume their preconditions.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from importlib import import_module
 from typing import Any
 
@@ -68,6 +69,10 @@ def fitting_algorithms(tree: Tree, options: Options | None = None) -> list[str]:
     return [name for name, algorithm in ALGORITHMS.items() if algorithm.unfit(tree, options) is None]
 
 
+#: the keyword settings solve() takes besides ``depth``: the fields of Options and its algorithm-specific extras
+SETTINGS = ("variant", "strict", "order", "ties", "sum", "bounds")
+
+
 def solve(
     tree: Tree,
     algorithm: str | None = None,
@@ -86,20 +91,31 @@ def solve(
         observer: called with every :class:`~gametree_cli.search.events.Event`;
             None (default) makes the search skip building events entirely.
         options: full options; keyword arguments ``variant``, ``strict``,
-            ``order`` and algorithm-specific ones fill a fresh one.
+            ``order`` and algorithm-specific ones (:data:`SETTINGS`) fill a fresh
+            one, or override a copy of the given one.
 
     Raises:
         AlgorithmError: unknown algorithm, or one that does not fit the tree.
         IllegalTreeError: the depth limit lands on a node without ``eval``.
+        TypeError: a keyword that is not one of :data:`SETTINGS` (a typo would
+            otherwise run the plain search).
     """
+    unknown = [key for key in extra if key not in SETTINGS]
+    if unknown:  # a misspelt keyword would otherwise run the plain search and give a wrong answer silently
+        named = ", ".join(map(repr, unknown))
+        raise TypeError(f"solve() got an unexpected keyword argument{'s' if len(unknown) > 1 else ''} {named} "
+                        f"(known: depth, {', '.join(SETTINGS)})")
     if options is None:
         options = Options(depth=depth)
-        for key in ("variant", "strict", "order"):
-            if key in extra:
-                setattr(options, key, extra.pop(key))
-        options.extra.update(extra)
-    elif depth is not None:
-        options.depth = depth
+    else:
+        if extra:  # settings given with options: on a copy, so the caller's options stay as they were
+            options = replace(options, extra=dict(options.extra))
+        if depth is not None:
+            options.depth = depth
+    for key in ("variant", "strict", "order"):
+        if key in extra:
+            setattr(options, key, extra.pop(key))
+    options.extra.update(extra)
     name = algorithm or default_algorithm(tree)
     chosen = get_algorithm(name)
     reason = chosen.unfit(tree, options)

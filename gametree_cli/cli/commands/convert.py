@@ -61,4 +61,4 @@ def convert_command(
             raise GameTreeError(f"the {fmt} format cannot be written to standard output: name a file with -o")
         write_out(TEXT_WRITERS[fmt](tree))
         return
-    save_tree(tree, output, fmt=fmt, force=force, protect=(source,))
+    save_tree(tree, output, fmt=fmt, force=force, protect=(source,), force_hint="--force")

@@ -65,7 +65,7 @@ def write_document(document: Any, output: str | None, to: str | None, force: boo
     else:  # compact, or a format of its own: through the tree
         from ...io.document import build_tree
 
-        save_tree(build_tree(document), output, fmt=fmt, force=force)
+        save_tree(build_tree(document), output, fmt=fmt, force=force, force_hint="--force")
 
 
 OutputOption = Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="File to write (its extension picks the format); default: YAML on standard output.")]
@@ -83,6 +83,8 @@ def tictactoe_command(
     force: ForceOption = False,
 ) -> None:
     """Tic-tac-toe's game tree from a position (X is max; a win is +9, a loss -9, a draw 0: beyond every evaluation)."""
+    if depth is not None and depth < 0:  # in the option's words (the generator's speak Python: "or None")
+        raise GameTreeError(f"--depth must be 0 or more (or left out for the whole game), not {depth}")
     check_output(output, force)
     write_document(tictactoe_tree(position, depth), output, to, force)
 
@@ -104,5 +106,9 @@ def backgammon_command(
         raise GameTreeError(f"--position: expected four fields like 3,4,1,2, found {position!r}") from None
     if len(fields) != 4:
         raise GameTreeError(f"--position: expected four fields like 3,4,1,2, found {position!r}")
+    if plies < 0:  # in the options' words (the generator's speak Python: "or None")
+        raise GameTreeError(f"--plies must be 0 or more, not {plies}")
+    if roll is not None and roll not in (1, 2):
+        raise GameTreeError(f"--roll must be 1 or 2 (or left out: MAX's coin toss first), not {roll}")
     check_output(output, force)
     write_document(backgammon_tree(fields, plies, roll=roll), output, to, force)

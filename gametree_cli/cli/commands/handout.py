@@ -41,7 +41,7 @@ def handout_command(
     from ...exercises.roster import read_roster
 
     spec = HandoutSpec(count=count, seed=seed, algorithms=parse_algorithms(algo), depth=depth,
-                       branching=parse_range(branching, "--branching"), values=parse_range(values, "--values"))
+                       branching=parse_range(branching, "--branching", "2..3"), values=parse_range(values, "--values"))
     spec.check()
     roster = read_roster(students) if students is not None else None
     check_folder(output, force=force)  # refused before the work, not after

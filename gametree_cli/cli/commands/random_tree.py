@@ -30,7 +30,7 @@ def random_command(
         seed = random.SystemRandom().randrange(1_000_000)
     spec = RandomTreeSpec(
         depth=depth,
-        branching=parse_range(branching, "--branching"),
+        branching=parse_range(branching, "--branching", "2..3"),
         seed=seed,
         chance=chance,
         players=players,
