@@ -306,3 +306,22 @@ def test_spanish_page_steps_and_checks_in_spanish(browser, tmp_path) -> None:
     practising = page.inner_text("body")
     assert english_left(watching + "\n" + practising, tree.title, "alphabeta") == set()
     assert not errors
+
+
+def test_a_cut_at_the_last_child_shows_no_scissors(browser, tmp_path) -> None:
+    """AIMA's D reaches v=2 ≤ α=3 at D.3, its last child: the search skips nothing there (its event
+    says so), so step 14 says "bound reached" with no ✂ anywhere near D, as the trace says."""
+    path, tree, record, events = make_page(tmp_path, "aima-5-2.yaml", "alphabeta")
+    assert events[14].kind == "cut" and tree.node_id(events[14].node) == "D" and events[14].detail["skipped"] == []
+    page, errors = open_page(browser, path, "#step=14")
+    assert_step(page, tree, events, 14)
+    assert page.inner_text("#step-kind") == "bound reached"
+    assert "✂" not in page.inner_text("#step-kind") and "at the last child" in page.inner_text("#line")
+    label = page.locator('#tree .node[data-node="D"] .test')
+    assert label.get_attribute("visibility") == "visible"
+    assert label.inner_html().count("✂") == 0 and "v=2 ≤ α=3 (at the last child)" in label.inner_html()
+    scissors = page.evaluate("""() => [...document.querySelectorAll('#tree .edge')].filter(
+        (e) => e.querySelector('.scissors').getAttribute('visibility') !== 'hidden').map((e) => e.dataset.edge)""")
+    assert sorted(scissors) == ["C.2", "C.3"]  # C's cut, three steps before; none at D
+    page.screenshot(path=str(tmp_path / "step-14.png"))
+    assert not errors
