@@ -95,7 +95,7 @@ def write_steps(record: SearchRecord, events: list[Event], folder: str, fmt: str
             if fmt == "svg":
                 (staged / name).write_text(svg, encoding="utf-8")
             else:
-                _png(converter, svg, staged / name, zoom, name)  # type: ignore[arg-type]
+                _png(converter, svg, staged / name, zoom, str(Path(folder) / name))  # type: ignore[arg-type]
         publish_steps(staged, folder, names, fmt, force=force)
     return [Path(folder) / name for name in names]
 
