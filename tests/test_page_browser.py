@@ -325,3 +325,38 @@ def test_a_cut_at_the_last_child_shows_no_scissors(browser, tmp_path) -> None:
     assert sorted(scissors) == ["C.2", "C.3"]  # C's cut, three steps before; none at D
     page.screenshot(path=str(tmp_path / "step-14.png"))
     assert not errors
+
+
+MEASURE = """() => {
+    const root = document.documentElement, box = root.getBoundingClientRect();
+    const inside = (el) => { const r = el.getBoundingClientRect();
+        return r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.bottom <= box.bottom + 0.5; };
+    const captions = [...document.querySelectorAll('text.caption')];
+    const test = [...document.querySelectorAll('.node .test')].find((g) => g.getAttribute('visibility') !== 'hidden');
+    return { captions: captions.length, captionsInside: captions.every(inside),
+             test: test ? test.querySelector('text').textContent : null,
+             testInside: test ? inside(test.querySelector('rect')) : true,
+             testFits: test ? test.querySelector('text').getComputedTextLength() <= +test.querySelector('rect').getAttribute('width') : true };
+}"""
+
+
+@pytest.mark.parametrize(("tree_file", "lang", "algo"), [("aima-5-2.yaml", "en", "alphabeta"), ("aima-5-2.yaml", "es", "alphabeta"),
+                                                         ("course.yaml", "es", "alphabeta"), ("dice.yaml", "en", "star1")])
+def test_step_pictures_hold_their_caption_and_pruning_test(browser, runner, tmp_path, tree_file, lang, algo) -> None:
+    """Measured with the browser's own fonts: every caption line inside the picture (QA: step 14's was
+    cut at "…in minValue of D: v=2"), and the pruning test's pill around its text, inside the picture."""
+    folder = tmp_path / "steps"
+    result = runner.invoke(app, ["render", str(TREES / tree_file), "--steps", str(folder), "--format", "svg", "--lang", lang,
+                                  "--algo", algo])
+    assert result.exit_code == 0, result.output
+    context = browser.new_context(viewport={"width": 2400, "height": 1600})
+    page = context.new_page()
+    tests = 0
+    for path in sorted(folder.iterdir()):
+        page.goto(path.as_uri())
+        seen = page.evaluate(MEASURE)
+        assert seen["captions"] >= 1 and seen["captionsInside"], path.name
+        assert seen["testInside"] and seen["testFits"], (path.name, seen["test"])
+        tests += seen["test"] is not None
+    assert tests > 5
+    context.close()
