@@ -318,7 +318,7 @@ def private_folder(beside: str | os.PathLike[str]) -> Iterator[Path]:
         try:
             yield _private_folder(Path(beside), leftovers)
         except OSError as problem:
-            raise GameTreeError(f"cannot write: {problem.strerror or problem}", file=os.fspath(beside)) from None
+            raise GameTreeError(f"cannot write: {problem.strerror or problem}", file=os.fspath(Path(beside).parent)) from None
     finally:
         if leftovers:
             with _signals_held():
