@@ -64,7 +64,12 @@ def test_one_step_per_event_with_the_trace_line_and_the_record_at_the_end(path: 
     ids = [item.name for item in drawn]
     for step, event in zip(steps, events):
         assert ids[step[1]] == tree.node_id(event.node)
-        assert step[0] == {"call": "c", "leaf": "l", "cut": "x", "return": "r"}[event.kind]
+        assert step[0] == {"call": "c", "leaf": "l", "cut": "x", "return": "r"}[event.kind] or (
+            event.kind == "cut" and step[0] == "b")
+        if event.kind == "cut":  # the page says what the trace says: a ✂ only where the cut skips a child
+            last_child = "at the last child" in step[5]
+            assert (step[0] == "b") == last_child == record.skipped_nothing(event.node), step[5]
+            assert ("✂" in step[4][1]) != last_child and not (last_child and step[6]), step
         assert tree.node_id(event.node) in step[5]  # the trace line names the node
     looks = step_looks(steps, len(steps) - 1, _ends(drawn))
     pruned = {node for top in record.pruned for node in subtree(tree, top)}
@@ -102,6 +107,23 @@ def test_windows_follow_the_events_and_the_parent_updates_when_a_child_returns()
     cut_c = next(k for k, event in enumerate(events) if event.kind == "cut" and tree.node_id(event.node) == "C")
     assert steps[cut_c][4][1] == "✂ v=2 ≤ α=3"
     assert sorted(ids[node] for node in steps[cut_c][6]) == ["C.2", "C.3"]
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "v=2 ≤ α=3 (at the last child)"), ("es", "v=2 ≤ α=3 (en el último hijo)")])
+def test_a_cut_at_the_last_child_shows_no_scissors(lang: str, said: str) -> None:
+    """AIMA's D: v=2 ≤ α=3 is reached at D.3, its last child: nothing is skipped, so the page and the
+    slides say the bound was reached (step kind ``b``), as the trace does, with no ✂ and no cut badge."""
+    tree, record, events = searched(TREES / "aima-5-2.yaml", "alphabeta")
+    drawn = picture_nodes(record, blank=True, max_nodes=len(tree))
+    steps = page_steps(record, events, drawn, lang)
+    at_d = next(k for k, event in enumerate(events) if event.kind == "cut" and tree.node_id(event.node) == "D")
+    assert at_d == 14 and steps[at_d][0] == "b" and steps[at_d][6] == 0
+    assert steps[at_d][4][1] == said
+    assert page_words(lang)["kind_b"] not in (page_words(lang)["kind_x"], "")
+    looks, before = step_looks(steps, at_d, _ends(drawn)), step_looks(steps, at_d - 1, _ends(drawn))
+    assert [look.cut for look in looks] == [look.cut for look in before]  # only C's ✂s, from its cut
+    assert [look.state for look in looks if look.state == "pruned"] == ["pruned"] * 2  # C.2, C.3
+    assert looks[[item.name for item in drawn].index("D")].test == said
 
 
 def test_spanish_page_uses_the_notes_wording_and_bounds_show_as_bounds() -> None:

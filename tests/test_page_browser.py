@@ -306,3 +306,57 @@ def test_spanish_page_steps_and_checks_in_spanish(browser, tmp_path) -> None:
     practising = page.inner_text("body")
     assert english_left(watching + "\n" + practising, tree.title, "alphabeta") == set()
     assert not errors
+
+
+def test_a_cut_at_the_last_child_shows_no_scissors(browser, tmp_path) -> None:
+    """AIMA's D reaches v=2 ≤ α=3 at D.3, its last child: the search skips nothing there (its event
+    says so), so step 14 says "bound reached" with no ✂ anywhere near D, as the trace says."""
+    path, tree, record, events = make_page(tmp_path, "aima-5-2.yaml", "alphabeta")
+    assert events[14].kind == "cut" and tree.node_id(events[14].node) == "D" and events[14].detail["skipped"] == []
+    page, errors = open_page(browser, path, "#step=14")
+    assert_step(page, tree, events, 14)
+    assert page.inner_text("#step-kind") == "bound reached"
+    assert "✂" not in page.inner_text("#step-kind") and "at the last child" in page.inner_text("#line")
+    label = page.locator('#tree .node[data-node="D"] .test')
+    assert label.get_attribute("visibility") == "visible"
+    assert label.inner_html().count("✂") == 0 and "v=2 ≤ α=3 (at the last child)" in label.inner_html()
+    scissors = page.evaluate("""() => [...document.querySelectorAll('#tree .edge')].filter(
+        (e) => e.querySelector('.scissors').getAttribute('visibility') !== 'hidden').map((e) => e.dataset.edge)""")
+    assert sorted(scissors) == ["C.2", "C.3"]  # C's cut, three steps before; none at D
+    page.screenshot(path=str(tmp_path / "step-14.png"))
+    assert not errors
+
+
+MEASURE = """() => {
+    const root = document.documentElement, box = root.getBoundingClientRect();
+    const inside = (el) => { const r = el.getBoundingClientRect();
+        return r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.bottom <= box.bottom + 0.5; };
+    const captions = [...document.querySelectorAll('text.caption')];
+    const test = [...document.querySelectorAll('.node .test')].find((g) => g.getAttribute('visibility') !== 'hidden');
+    return { captions: captions.length, captionsInside: captions.every(inside),
+             test: test ? test.querySelector('text').textContent : null,
+             testInside: test ? inside(test.querySelector('rect')) : true,
+             testFits: test ? test.querySelector('text').getComputedTextLength() <= +test.querySelector('rect').getAttribute('width') : true };
+}"""
+
+
+@pytest.mark.parametrize(("tree_file", "lang", "algo"), [("aima-5-2.yaml", "en", "alphabeta"), ("aima-5-2.yaml", "es", "alphabeta"),
+                                                         ("course.yaml", "es", "alphabeta"), ("dice.yaml", "en", "star1")])
+def test_step_pictures_hold_their_caption_and_pruning_test(browser, runner, tmp_path, tree_file, lang, algo) -> None:
+    """Measured with the browser's own fonts: every caption line inside the picture (QA: step 14's was
+    cut at "…in minValue of D: v=2"), and the pruning test's pill around its text, inside the picture."""
+    folder = tmp_path / "steps"
+    result = runner.invoke(app, ["render", str(TREES / tree_file), "--steps", str(folder), "--format", "svg", "--lang", lang,
+                                  "--algo", algo])
+    assert result.exit_code == 0, result.output
+    context = browser.new_context(viewport={"width": 2400, "height": 1600})
+    page = context.new_page()
+    tests = 0
+    for path in sorted(folder.iterdir()):
+        page.goto(path.as_uri())
+        seen = page.evaluate(MEASURE)
+        assert seen["captions"] >= 1 and seen["captionsInside"], path.name
+        assert seen["testInside"] and seen["testFits"], (path.name, seen["test"])
+        tests += seen["test"] is not None
+    assert tests > 5
+    context.close()

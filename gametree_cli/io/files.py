@@ -43,6 +43,7 @@ __all__ = [
     "check_target",
     "atomic_output",
     "write_atomically",
+    "private_folder",
 ]
 
 #: The biggest input read unless ``--max-input-size`` says otherwise (2 GiB).
@@ -324,3 +325,22 @@ def write_atomically(path: str | os.PathLike[str], data: str | bytes, *, force: 
     with atomic_output(path, force=force, protect=protect, force_hint=force_hint) as written:
         with open(written, "wb") as stream:
             stream.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+@contextmanager
+def private_folder(beside: str | os.PathLike[str]) -> Iterator[Path]:
+    """A new private folder beside ``beside`` (``.NAME.xxxx.tmp``) to build several files in; removed
+    whole whatever happens, Ctrl-C included (a set of files published only when all of it is written)."""
+    leftovers: list[Path] = []
+    try:
+        try:
+            yield _private_folder(Path(beside), leftovers)
+        except OSError as problem:
+            raise GameTreeError(f"cannot write: {problem.strerror or problem}", file=os.fspath(Path(beside).parent)) from None
+    finally:
+        if leftovers:
+            with _signals_held():
+                import shutil  # here, not at the top: start-up time
+
+                for folder in leftovers:
+                    shutil.rmtree(folder, ignore_errors=True)

@@ -8,14 +8,17 @@ page's script only replays the steps. Nothing is searched again.
 
 A step is ``[kind, node, value, windows, test, line, pruned]``:
 
-* ``kind``: ``c`` call, ``l`` leaf, ``x`` cut, ``r`` return;
+* ``kind``: ``c`` call, ``l`` leaf, ``x`` cut, ``r`` return; ``b`` a cut at the last child, which
+  skips nothing (the record's :meth:`~gametree_cli.search.record.SearchRecord.skipped_nothing`):
+  the bound was reached there, so no ✂, as ``solve``, the trace and ``render`` say;
 * ``node``: the drawn node the event is at (a node below the drawn levels
   counts as its drawn ancestor);
 * ``value``: the value the node shows from this step on (leaf, return), or null;
 * ``windows``: ``[[node, alpha, beta], ...]``, the bounds a course writes beside
   a node, as they stand after this step (shallow pruning: ``[node, "Bound", b]``);
 * ``test``: ``[node, text, id]``, the pruning test in force at the node deciding
-  now (``prune if v ≤ α = 3``), or the cut that held (``✂ v=2 ≤ α=3``); or 0;
+  now (``prune if v ≤ α = 3``), or the cut that held (``✂ v=2 ≤ α=3``; at the last
+  child ``v=2 ≤ α=3 (at the last child)``); or 0;
 * ``line``: the trace line of the step, in the page's language;
 * ``pruned``: drawn nodes whose subtrees the cut skips (cut steps), else 0.
 """
@@ -143,15 +146,17 @@ class _StepWriter:
         name = printable(self.tree.node_id(node))
         return [self.shown(node), text if node in self.index else f"{name}: {text}", name]
 
-    def cut_text(self, event: Event) -> str:
+    def cut_text(self, event: Event, last_child: bool = False) -> str:
+        """``✂ v=2 ≤ α=3``; a cut at the last child skips nothing: ``v=2 ≤ α=3 (at the last child)``."""
         detail = event.detail or {}
         op = _OPS.get(detail.get("op", ">="), detail.get("op", ""))
         bound = detail.get("bound", "beta")
         bound_value = detail.get("bound_value", event.beta if bound == "beta" else event.alpha)
         name = detail.get("value_name", "v")
         name, bound = said_name(name, self.said), said_name(bound, self.said)  # upper, Bound…: in the page's language
-        return (f"✂ {_GREEK.get(name, name)}={pretty(format_value(event.value))} {op} "
-                f"{_GREEK.get(bound, bound)}={pretty(format_value(bound_value))}")
+        reason = (f"{_GREEK.get(name, name)}={pretty(format_value(event.value))} {op} "
+                  f"{_GREEK.get(bound, bound)}={pretty(format_value(bound_value))}")
+        return f"{reason} ({self.said['last_child']})" if last_child else f"✂ {reason}"
 
     def steps(self, events: list[Event]) -> list[list[Any]]:
         updates = self.updates_after(events)
@@ -172,8 +177,10 @@ class _StepWriter:
                 drawn_windows.append([self.index[node], "Bound", self.shallow[node]])
             deciding = node if event.kind in (CALL, CUT) else (parent[node] if node else -1)
             test: Any = 0
+            kind = KIND_CODES[event.kind]
             if event.kind == CUT:
-                test = self.placed(node, self.cut_text(event))
+                kind = "b" if self.record.skipped_nothing(node) else kind
+                test = self.placed(node, self.cut_text(event, kind == "b"))
             elif deciding >= 0 and self.tree.kind[deciding] != LEAF_KIND and self.test(deciding):
                 test = self.placed(deciding, self.test(deciding))
             value = None  # a leaf shows its utility from the start; a horizon node its eval when reached
@@ -181,7 +188,7 @@ class _StepWriter:
                 value = self.value_text(event) if event.kind in (LEAF, RETURN) else None
             pruned = sorted({self.shown(child) for child in self.skipped(event)
                              if self.shown(child) != self.shown(node)}) if event.kind == CUT else 0
-            steps.append([KIND_CODES[event.kind], self.shown(node), value, drawn_windows or 0, test,
+            steps.append([kind, self.shown(node), value, drawn_windows or 0, test,
                           self.line(event), pruned or 0])
         return steps
 

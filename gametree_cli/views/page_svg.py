@@ -20,7 +20,7 @@ from .page_data import pretty
 from .page_words import page_words
 from .picture import Drawn
 
-__all__ = ["Layout", "layout", "Look", "draw_svg", "KIND_NAMES"]
+__all__ = ["Layout", "layout", "Look", "draw_svg", "pill_width", "KIND_NAMES"]
 
 KIND_NAMES = {LEAF: "leaf", MAX: "max", MIN: "min", CHANCE: "chance", PLAYER: "player"}
 LEVEL = 124  # pixels between levels
@@ -127,8 +127,9 @@ def _node(position: int, item: Drawn, x: float, y: float, look: Look, said: dict
                      f'<tspan class="b" x="{right}" dy="17">{escape(alpha[1])}</tspan></text>')
     if item.hidden:
         parts.append(f'<text class="more" y="40">{escape(said["more"].format(count=f"{item.hidden:,}"))}</text>')
-    parts.append(f'<g class="test"{_hidden(look.test)}><rect class="pill" x="-90" y="26" '
-                 f'width="180" height="24" rx="12"/><text y="43">{escape(look.test)}</text></g>')
+    pill = pill_width(look.test)
+    parts.append(f'<g class="test"{_hidden(look.test)}><rect class="pill" x="{-pill / 2:.0f}" y="26" '
+                 f'width="{pill:.0f}" height="24" rx="12"/><text y="43">{escape(look.test)}</text></g>')
     parts.append("</g>")
     return "".join(parts)
 
@@ -165,6 +166,12 @@ def _edge(position: int, item: Drawn, parent: int, spot: Layout, look: Look) -> 
             f'{escape(label)}</text>'
             f'<text class="scissors" x="{cut_x:.1f}" y="{cut_y + 7:.1f}"{_hidden(look.cut)}>✂</text>'
             "</g>")
+
+
+def pill_width(test: str) -> float:
+    """The width of the pill behind a pruning test, from its length (15 px bold sans: about
+    9.2 px a character, plus the rounded ends); the page's script measures the text instead."""
+    return max(180.0, len(test) * 9.2 + 28)
 
 
 def draw_svg(drawn: list[Drawn], spot: Layout, looks: list[Look] | None = None, *, standalone: bool = False,

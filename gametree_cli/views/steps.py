@@ -11,28 +11,30 @@ every machine.
 
 from __future__ import annotations
 
+import math
 import shutil
 import subprocess
-from html import escape
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import GameTreeError
 from ..search.events import Event
-from ..io.files import write_atomically
 from ..search.record import SearchRecord
 from .page import PAGE_MAX_DRAWN
 from .page_data import final_values, page_steps, pv_positions
-from .page_svg import Look, draw_svg, layout
+from .page_svg import Look, draw_svg, layout, pill_width
 from .page_words import page_words
 from .picture import picture_nodes
+from .slide_frame import SlideFrame
+from .step_files import check_steps_folder, publish_steps, step_names, steps_folder
 
-__all__ = ["write_steps", "step_looks", "RSVG_MISSING"]
+__all__ = ["write_steps", "step_looks", "png_zoom", "RSVG_MISSING", "PNG_ZOOM", "RSVG_MAX_SIDE"]
 
 RSVG_MISSING = ("--steps with --format png needs librsvg's rsvg-convert: install it with 'apt-get install "
                 "librsvg2-bin' (Debian/Ubuntu) or 'brew install librsvg' (macOS), or write --format svg")
-CAPTION = 64  # pixels under the tree for the step's trace line
+PNG_ZOOM = 2.0  # a PNG step picture is drawn at twice the SVG's size (sharp on a projector)...
+RSVG_MAX_SIDE = 32_767  # ...unless a side would pass rsvg-convert's (cairo's) limit, in pixels
 
 
 def step_looks(steps: list[list[Any]], k: int, end: list[int], final: list[str | None] | None = None,
@@ -66,55 +68,61 @@ def step_looks(steps: list[list[Any]], k: int, end: list[int], final: list[str |
 
 def write_steps(record: SearchRecord, events: list[Event], folder: str, fmt: str, *, lang: str = "en",
                 depth: int | None = None, max_nodes: int = PAGE_MAX_DRAWN, force: bool = False) -> list[Path]:
-    """Write ``step-001.svg`` … (or ``.png``) into ``folder``; returns the files written."""
+    """Write ``step-000.svg`` … (or ``.png``) into ``folder``, all of them or none (:mod:`.step_files`);
+    returns the files written."""
     if fmt not in ("svg", "png"):
         raise GameTreeError(f"--steps writes svg or png pictures, not {fmt}: give --format svg or --format png")
     converter = shutil.which("rsvg-convert") if fmt == "png" else None
     if fmt == "png" and converter is None:
         raise GameTreeError(RSVG_MISSING)
-    target = Path(folder)
-    if target.exists() and not target.is_dir():
-        raise GameTreeError(f"--steps {folder}: not a directory")
+    check_steps_folder(folder, fmt, force=force)  # refused before the work, not after
     drawn = picture_nodes(record, blank=True, max_nodes=max_nodes, depth=depth)
     spot = layout(drawn)
     steps = page_steps(record, events, drawn, lang)
-    names = [target / f"step-{k:0{max(3, len(str(len(steps))))}d}.{fmt}" for k in range(len(steps))]
-    clash = [name for name in names if name.exists()]
-    if clash and not force:
-        raise GameTreeError(f"{clash[0]} exists: give --force to replace the step pictures in {folder}")
-    target.mkdir(parents=True, exist_ok=True)
+    names = step_names(len(steps), fmt)
+    captions = [f"{k}/{len(steps) - 1}  {step[5].lstrip('. ').rstrip()}" for k, step in enumerate(steps)]  # as the page shows it
+    frame = SlideFrame.around(spot.width, spot.height, captions, _overhang(steps, spot.x, spot.width))
+    zoom = png_zoom(frame.width, frame.height)
     final, pv = final_values(record, drawn), set(pv_positions(record, drawn))
     style = (resources.files("gametree_cli.views") / "page_assets" / "page.css").read_text(encoding="utf-8")
-    style = style[style.index("/* the tree */"):style.index("/* practice */")]
-    for k, name in enumerate(names):
-        last = k == len(steps) - 1
-        looks = step_looks(steps, k, spot.end, final if last else None, pv if last else set())
-        caption = f"{k}/{len(steps) - 1}  {steps[k][5].strip()}"
-        svg = _with_caption(draw_svg(drawn, spot, looks, standalone=True, style=style + _SLIDE_STYLE,
-                                     said=page_words(lang)),
-                            spot.width, spot.height, caption)
-        if fmt == "svg":
-            write_atomically(name, svg, force=True)
-        else:
-            _png(converter, svg, name)  # type: ignore[arg-type]
-    return names
+    style = style[style.index("/* the tree */"):style.index("/* practice */")] + _SLIDE_STYLE
+    with steps_folder(folder) as staged:
+        for k, name in enumerate(names):
+            last = k == len(steps) - 1
+            looks = step_looks(steps, k, spot.end, final if last else None, pv if last else set())
+            svg = frame.slide(draw_svg(drawn, spot, looks, standalone=True, style=style, said=page_words(lang)),
+                              captions[k])
+            if fmt == "svg":
+                (staged / name).write_text(svg, encoding="utf-8")
+            else:
+                _png(converter, svg, staged / name, zoom, str(Path(folder) / name))  # type: ignore[arg-type]
+        publish_steps(staged, folder, names, fmt, force=force)
+    return [Path(folder) / name for name in names]
+
+
+def _overhang(steps: list[list[Any]], xs: list[float], width: float) -> float:
+    """How far the widest pruning test of any step reaches past the tree's left or right edge."""
+    reach = 0.0
+    for step in steps:
+        if step[4]:
+            at, half = xs[step[4][0]], pill_width(step[4][1]) / 2 + 12  # its outline, and some air
+            reach = max(reach, half - at, at + half - width)
+    return reach
 
 
 _SLIDE_STYLE = ".caption { font: 18px 'DejaVu Sans Mono', monospace; fill: #1b1f24; }"
 
 
-def _with_caption(svg: str, width: float, height: float, caption: str) -> str:
-    """The tree with the step's trace line under it (the picture grows by CAPTION pixels)."""
-    taller = height + CAPTION
-    svg = svg.replace(f'viewBox="0 0 {width:.0f} {height:.0f}"', f'viewBox="0 0 {width:.0f} {taller:.0f}"', 1)
-    svg = svg.replace(f'height="{height:.0f}"', f'height="{taller:.0f}"', 1)
-    return svg.replace("</svg>", f'<text class="caption" x="20" y="{height + 36:.0f}">{escape(caption)}</text></svg>')
+def png_zoom(width: float, height: float) -> float:
+    """Twice the size, or less where rsvg-convert's (cairo's) limit of 32,767 pixels a side says so:
+    Graphviz shrinks the single ``render --format png`` picture to its limit the same way."""
+    side = max(width, height, 1.0)
+    return min(PNG_ZOOM, math.floor((RSVG_MAX_SIDE - 8) / side * 1000) / 1000)
 
 
-def _png(converter: str, svg: str, name: Path) -> None:
-    done = subprocess.run([converter, "--format", "png", "--zoom", "2", "--background-color", "white", "-o", str(name)],
-                          input=svg.encode("utf-8"), capture_output=True, check=False)
+def _png(converter: str, svg: str, path: Path, zoom: float, name: str) -> None:
+    done = subprocess.run([converter, "--format", "png", "--zoom", f"{zoom:g}", "--background-color", "white",
+                           "-o", str(path)], input=svg.encode("utf-8"), capture_output=True, check=False)
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
         raise GameTreeError(f"rsvg-convert could not write {name}: {message[-1] if message else 'failed'}")
-
