@@ -97,6 +97,41 @@ answers:                            # any subset of the JSON result's keys
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.parametrize("answer", ["≤2", "<=2", "<= 2", {"value": 2, "bound_kind": "upper"}, 2, {"value": 2}])
+def test_a_value_written_as_its_bound_is_right(runner, tmp_path: Path, answer: Any) -> None:
+    # AIMA's C returns 2 after the cut: only an upper bound (solve shows ≤ 2, the JSON bound_kind "upper");
+    # a plain 2 does not ask for the kind (the contract's own example: nodes: {B: 3, C: 2})
+    result = check(runner, str(aima_exercise(tmp_path, {"nodes": {"C": answer, "B": "3"}})))
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("answer, expected", [
+    ("≥2", "lower"), (">=2", "lower"), ({"value": 2, "bound_kind": "exact"}, "exact"),
+    ({"value": 2, "bound_kind": "lower"}, "lower")])
+def test_the_wrong_bound_is_wrong(runner, tmp_path: Path, answer: Any, expected: str) -> None:
+    result = check(runner, str(aima_exercise(tmp_path, {"nodes": {"C": answer}})), "--format", "json")
+    assert result.exit_code == 1, result.output
+    (wrong,) = json.loads(result.stdout)["exercises"][0]["wrong"]
+    assert wrong == {"field": "nodes[C].bound_kind", "expected": expected, "actual": "upper", "note": None}
+
+
+def test_an_exact_value_written_as_a_bound_is_wrong(runner, tmp_path: Path) -> None:
+    result = check(runner, str(aima_exercise(tmp_path, {"nodes": {"B": "≤3"}})), "--format", "json")
+    assert result.exit_code == 1, result.output
+    assert json.loads(result.stdout)["exercises"][0]["wrong"][0]["actual"] == "exact"
+
+
+@pytest.mark.parametrize("answer, message", [
+    ({"value": "≥2", "bound_kind": "upper"}, "nodes[C]: the value ≥2 is a lower bound but bound_kind says upper"),
+    ({"value": 2, "bound_kind": "up"}, "nodes[C].bound_kind: expected one of exact, upper, lower"),
+    ("≤x", "nodes[C].value:")])
+def test_a_bound_that_cannot_be_read_is_a_mistake_in_the_file(runner, tmp_path: Path, answer: Any,
+                                                              message: str) -> None:
+    result = check(runner, str(aima_exercise(tmp_path, {"nodes": {"C": answer}})))
+    assert result.exit_code == 2
+    assert message in result.output
+
+
 def test_exact_fractions_and_decimals(runner, tmp_path: Path) -> None:
     # 7/3 answered as "7/3" is right; as 2.3333333333 (within 1e-9) too; as 2.33 it is wrong.
     tree = {"root": {"type": "max", "children": [{"type": "min", "children": ["7/3", 5]}, 1]}}

@@ -252,6 +252,18 @@ def test_downloaded_answers_pass_gametree_check(browser, tmp_path, runner) -> No
     bad = download("bad.answers.json")
     result = runner.invoke(app, ["check", str(bad)])
     assert result.exit_code == 1 and "nodes[B]" in result.output
+    # B3 returns 8 after its cut: a lower bound. Typed with its sign, the page and check grade the sign alike.
+    fill(page, "B", "value", format_value(record.values[tree.index("B")]))
+    for typed, verdict, status in (("≥8", "right", 0), ("≤8", "wrong", 1)):
+        fill(page, "B3", "value", typed)
+        page.click("#check")
+        assert page.get_attribute('#answers tr[data-for="B3"]', "data-check") == verdict, typed
+        signed = download(f"signed-{verdict}.answers.json")
+        entry = json.loads(signed.read_text())["answers"]["nodes"]["B3"]
+        assert entry["value"] == 8 and entry["bound_kind"] == ("lower" if typed == "≥8" else "upper")
+        result = runner.invoke(app, ["check", str(signed)])
+        assert result.exit_code == status, result.output
+        assert ("nodes[B3].bound_kind" in result.output) == bool(status)
     assert not errors
     assert requests == [path.as_uri()]  # saving a file is no request either
 

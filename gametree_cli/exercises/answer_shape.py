@@ -13,9 +13,13 @@ from typing import Any, Callable
 from ..core.numbers import Number, parse_number
 from ..io.node_rules import is_decimal_text
 
-__all__ = ["expected_number", "answer_id", "validate_answers", "NODE_KEYS", "STATS_KEYS"]
+__all__ = ["expected_number", "answer_id", "split_bound", "validate_answers", "NODE_KEYS", "STATS_KEYS", "BOUND_KINDS"]
 
-NODE_KEYS = ("value", "alpha", "beta", "visited", "type", "cut", "horizon")
+NODE_KEYS = ("value", "bound_kind", "alpha", "beta", "visited", "type", "cut", "horizon")
+#: a node value that is only a bound, as the JSON result says it (``bound_kind``); "exact" when it is not one
+BOUND_KINDS = ("exact", "upper", "lower")
+#: a node value written with its bound, as the text views show it (``≤2``: at most 2, an upper bound)
+_BOUND_SIGNS = (("≤", "upper"), ("<=", "upper"), ("≥", "lower"), (">=", "lower"))
 STATS_KEYS = ("nodes_visited", "leaves_evaluated", "cutoffs")
 _INFINITIES = {"inf": math.inf, "+inf": math.inf, "infinity": math.inf, "-inf": -math.inf, "-infinity": -math.inf}
 
@@ -31,6 +35,17 @@ def expected_number(raw: Any) -> Number:
     if isinstance(raw, float) and math.isinf(raw):
         return raw
     return parse_number(raw)
+
+
+def split_bound(raw: Any) -> tuple[Any, str | None]:
+    """A node value as written and the bound it names: ``"≤2"`` -> ``("2", "upper")``,
+    ``">= 7/3"`` -> ``("7/3", "lower")``, ``3`` -> ``(3, None)`` (a plain number names no bound)."""
+    if isinstance(raw, str):
+        text = raw.strip()
+        for sign, kind in _BOUND_SIGNS:
+            if text.startswith(sign):
+                return text[len(sign):].strip(), kind
+    return raw, None
 
 
 def answer_id(raw: Any) -> str:
@@ -115,13 +130,25 @@ def validate_answers(answers: dict[str, Any], fail: Callable[..., Exception],
                             raise fail(
                                 f"nodes[{node_key}]: unknown key {item_key!r} (known: {', '.join(NODE_KEYS)})",
                                 "answers", "nodes", node_key, item_key, key=True)
-                        if item_key in ("value", "alpha", "beta"):
+                        if item_key == "value":
+                            value, sign = split_bound(item)
+                            number(value, "nodes", node_key, item_key)
+                            written_kind = entry.get("bound_kind")
+                            if sign is not None and written_kind is not None and written_kind != sign:
+                                bound = "an upper" if sign == "upper" else "a lower"
+                                raise fail(f"nodes[{node_key}]: the value {item} is {bound} bound but bound_kind "
+                                           f"says {written_kind}", "answers", "nodes", node_key, item_key)
+                        elif item_key == "bound_kind":
+                            if item not in BOUND_KINDS:
+                                raise fail(f"nodes[{node_key}].bound_kind: expected one of {', '.join(BOUND_KINDS)}",
+                                           "answers", "nodes", node_key, item_key)
+                        elif item_key in ("alpha", "beta"):
                             number(item, "nodes", node_key, item_key)
                         elif item_key in ("visited", "horizon") and not isinstance(item, bool):
                             raise fail(f"nodes[{node_key}].{item_key}: expected true or false",
                                                  "answers", "nodes", node_key, item_key)
                 else:  # the short form, ``B: 3``: the value is the entry itself
-                    number(entry, "nodes", node_key, "value", at=("nodes", node_key))
+                    number(split_bound(entry)[0], "nodes", node_key, "value", at=("nodes", node_key))
         elif key == "depth":
             if raw is not None and (isinstance(raw, bool) or not isinstance(raw, int)):
                 raise fail("depth: expected a whole number or null", "answers", "depth")

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..search.registry import solve
-from .answer_shape import answer_id, expected_number
+from .answer_shape import answer_id, expected_number, split_bound
 from .answers import ANSWER_SUFFIXES, Exercise, read_answer_file
 from ..core.errors import AlgorithmError, ExerciseError, GameTreeError
 from ..core.model import Tree
@@ -284,7 +284,7 @@ def _compare_nodes(exercise: Exercise, expected: dict[Any, Any], result: RecordA
     for raw_id, entry in expected.items():
         node_id = answer_id(raw_id)
         actual = nodes[node_id]
-        wanted = entry if isinstance(entry, dict) else {"value": entry}
+        wanted = _with_bound(entry if isinstance(entry, dict) else {"value": entry})
         for key, item in wanted.items():
             where = f"nodes[{node_id}].{key}"
             if key in ("value", "alpha", "beta"):
@@ -293,12 +293,26 @@ def _compare_nodes(exercise: Exercise, expected: dict[Any, Any], result: RecordA
                     wrong.append(Mismatch(where, item, None, note))
                 elif not same_value(item, actual[key]):
                     wrong.append(Mismatch(where, item, actual[key]))
+            elif key == "bound_kind":
+                kind = actual.get("bound_kind", "exact") if "value" in actual else None
+                if kind != item:
+                    note = None if kind is not None else "never visited"
+                    wrong.append(Mismatch(where, item, kind, note))
             elif key in ("visited", "horizon"):
                 if bool(actual.get(key, False)) != item:
                     wrong.append(Mismatch(where, item, bool(actual.get(key, False))))
             elif str(item) != str(actual.get(key)):
                 wrong.append(Mismatch(where, item, actual.get(key)))
     return wrong
+
+
+def _with_bound(wanted: dict[str, Any]) -> dict[str, Any]:
+    """A node's answer with a value written as a bound (``≤2``) split into its number and
+    ``bound_kind``; a plain number leaves the kind unasked (``2`` is right for ``≤2`` too)."""
+    value, kind = split_bound(wanted.get("value"))
+    if kind is None:
+        return wanted
+    return {**wanted, "value": value, "bound_kind": kind}
 
 
 def _first_difference(given: list[str], actual: list[str]) -> str:

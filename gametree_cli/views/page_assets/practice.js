@@ -201,6 +201,9 @@ window.gametreePractice = function (data, view) {
       for (const field of ["value", "alpha", "beta"]) {
         if (fields[field] && fields[field].value.trim()) entry[field] = toJson(fields[field].value);
       }
+      // a value typed as a bound (≤2, >=8) keeps its kind, as the JSON result's bound_kind: check grades it too
+      const sign = fields.value ? /^\s*(≤|<=|≥|>=)/.exec(fields.value.value) : null;
+      if (sign && "value" in entry) entry.bound_kind = /^(≤|<=)$/.test(sign[1]) ? "upper" : "lower";
       const given = Object.keys(entry);
       if (given.length === 1 && given[0] === "value") nodes[data.ids[i]] = entry.value;
       else if (given.length) nodes[data.ids[i]] = entry;
