@@ -98,7 +98,8 @@ def _node_schema() -> dict[str, Any]:
                 "minLength": 1,
             },
             "move": {"description": "label of the edge from the parent; default: the id", "type": ["string", "integer"]},
-            "type": {"description": "max, min or chance; case does not matter", "type": "string", "pattern": TYPE_PATTERN},
+            "type": {"description": "max, min or chance; case does not matter",  # the enum: editors complete it
+                     "anyOf": [{"enum": ["max", "min", "chance"]}, {"type": "string", "pattern": TYPE_PATTERN}]},
             "player": {
                 "description": "n-player trees: the name or 0-based index of the player to move",
                 "anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}],
