@@ -593,3 +593,34 @@ def test_many_outcome_counts_have_no_int64_form_but_an_answer(tmp_path) -> None:
     assert subprocess.run([sys.executable, "-m", "gametree_cli", "convert", str(path), "-o", str(binary)],
                           capture_output=True).returncode == 0
     assert solve(load_tree(binary), "expectiminimax").value == expected
+
+
+def _doc_command(runner, command: str) -> str:
+    import shlex
+
+    words = shlex.split(command)
+    assert words[0] == "gametree", command
+    result = runner.invoke(app, words[1:])
+    assert result.exit_code == 0, (command, result.output)
+    return "\n".join(line.rstrip() for line in result.stdout.splitlines())
+
+
+def test_chance_doc_samples_are_the_real_output(runner, monkeypatch) -> None:
+    """docs/chance.md: a block after ``<!-- sample: CMD -->`` is CMD's whole output; each code span
+    in the table after ``<!-- sample lines: CMD; CMD -->`` is part of one of those commands' lines."""
+    import re
+
+    monkeypatch.chdir(ROOT)
+    text = (ROOT / "docs" / "chance.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"<!-- sample: (.+?) -->\n```\n(.*?)```\n", text, re.S)
+    assert len(blocks) == 2
+    for command, block in blocks:
+        assert _doc_command(runner, command) == block.rstrip("\n"), command
+    tables = re.findall(r"<!-- sample lines: (.+?) -->\n((?:\|.*\n)+)", text)
+    assert len(tables) == 1
+    for commands, table in tables:
+        lines = "\n".join(_doc_command(runner, command.strip()) for command in commands.split(";")).splitlines()
+        spans = [span for row in table.splitlines()[2:] for cell in row.split("|")[2:] for span in re.findall(r"`([^`]+)`", cell)]
+        assert len(spans) >= 10
+        for span in spans:
+            assert any(span in line for line in lines), span

@@ -119,3 +119,45 @@ def test_blank_bad_tree_exits_2(runner, tmp_path) -> None:
     bad.write_text("root:\n  children:\n    - id: B\n      children: [1]\n    - id: B\n      children: [2]\n")
     result = runner.invoke(app, ["blank", str(bad)])
     assert result.exit_code == 2 and result.stderr.startswith(f"{bad}:5:") and "duplicate" in result.stderr
+
+
+def _compare_lines(width: int, lang: str = "en") -> tuple[list[str], list[Any]]:
+    import io
+
+    from rich.console import Console
+
+    from gametree_cli.exercises.compare_table import comparison_table
+
+    tree = load_tree(TREES / "backgammon-mini.yaml")
+    rows = compare_algorithms(tree)
+    console = Console(file=io.StringIO(), width=width, force_terminal=True, color_system=None)
+    console.print(comparison_table(rows, title=tree.title, lang=lang))
+    return console.file.getvalue().splitlines(), rows  # type: ignore[attr-defined]
+
+
+def test_compare_never_crops_names_or_values_on_narrow_consoles() -> None:
+    from gametree_cli.core.numbers import format_value
+
+    for width in (120, 80, 60, 40, 30):
+        for lang in ("en", "es"):
+            lines, rows = _compare_lines(width, lang)
+            assert all(len(line) <= width for line in lines), (width, lines)
+            assert not any("…" in line for line in lines), (width, lang, lines)
+            for row in rows:  # each name and its value whole, on one line (the row or the block under the name)
+                value = format_value(row.record.value)
+                assert any(row.algorithm in line.replace("│", " ").split() for line in lines), (width, row.algorithm)
+                assert any(value in line.split() for line in lines), (width, value, lines)
+    wide, _ = _compare_lines(80)
+    row = next(line for line in wide if "expectimax " in line)
+    assert "443/8" in row and "47" in row  # at 80 columns still one table row per algorithm
+
+
+def test_fitted_widths_fit_or_give_up() -> None:
+    from gametree_cli.exercises.compare_table import fitted_widths
+
+    headers, kinds = ["name", "a long header"], ["whole", "words"]
+    cells = [["expectiminimax", "0 of 47 nodes"]]
+    assert fitted_widths(headers, cells, kinds, 200) == [14, 13]
+    narrow = fitted_widths(headers, cells, kinds, 28)  # 7 of border and padding, 14 for the name, 7 left
+    assert narrow == [14, 7] and sum(narrow) + 7 == 28
+    assert fitted_widths(headers, cells, kinds, 26) is None  # "header" is 6 wide, the name 14: 27 at least

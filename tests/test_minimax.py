@@ -108,6 +108,39 @@ def test_max_only_tree_is_single_agent_search() -> None:
     assert [record.tree.move(n) for n in record.principal_variation()] == ["south", "forest", "forest.2"]
 
 
+def _leaf_calls(tree, algorithm: str = "alphabeta") -> dict[str, str]:
+    """The function each leaf is called with in the Spanish trace (``Invocacion maxValue(leaf...``)."""
+    import re
+
+    from gametree_cli.search.events import Recorder
+    from gametree_cli.views.trace import TraceFormatter
+
+    recorder = Recorder()
+    solve(tree, algorithm, observer=recorder)
+    formatter = TraceFormatter(tree, "es")
+    calls = {}
+    for event in recorder.events:
+        line = formatter.line(event)
+        if event.kind == "leaf" and line is not None:
+            match = re.search(r"Invocacion (\w+)\(([^,)]+)", line)
+            assert match is not None, line
+            calls[match.group(2)] = match.group(1)
+    return calls
+
+
+def test_single_agent_leaves_are_called_as_its_inner_nodes_are() -> None:
+    """A max-only tree: every child of a max node, inner or leaf, is called with maxValue (no MIN
+    ever moves); two-player trees keep the notes' minValue for a leaf under MAX."""
+    calls = _leaf_calls(load_tree(TREES / "max-only.yaml"))
+    assert calls and set(calls.values()) == {"maxValue"}
+    assert set(_leaf_calls(parse_tree("{type: min, children: [{type: min, children: [3, 4]}, 1]}")).values()) == {"minValue"}
+    chance = parse_tree("{type: max, children: [{type: chance, children: [{type: max, children: [1, 2]}, 5]}, 3]}")
+    assert set(_leaf_calls(chance, "expectiminimax").values()) == {"maxValue"}  # MAX moves again after the dice
+    assert set(_leaf_calls(parse_tree("[3, 12, 8]")).values()) == {"minValue"}  # a lone MAX: MIN would move next
+    course = _leaf_calls(load_tree(TREES / "course.yaml"))
+    assert course["B.1"] == "maxValue" and course["B3.1"] == "minValue"
+
+
 def test_ties_keep_the_first_child_and_best_moves_lists_all() -> None:
     tree = parse_tree("[[3, 4], [5, 3], [1, 9], [3, 3]]")
     document = result_document(solve(tree, "minimax"))

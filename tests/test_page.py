@@ -70,7 +70,7 @@ def test_one_step_per_event_with_the_trace_line_and_the_record_at_the_end(path: 
             last_child = "at the last child" in step[5]
             assert (step[0] == "b") == last_child == record.skipped_nothing(event.node), step[5]
             assert ("✂" in step[4][1]) != last_child and not (last_child and step[6]), step
-        assert tree.node_id(event.node) in step[5]  # the trace line names the node
+        assert tree.node_id(event.node) in step[5] or (event.kind == "return" and step[5] == "")  # names the node
     looks = step_looks(steps, len(steps) - 1, _ends(drawn))
     pruned = {node for top in record.pruned for node in subtree(tree, top)}
     for position, item in enumerate(drawn):
@@ -124,6 +124,30 @@ def test_a_cut_at_the_last_child_shows_no_scissors(lang: str, said: str) -> None
     assert [look.cut for look in looks] == [look.cut for look in before]  # only C's ✂s, from its cut
     assert [look.state for look in looks if look.state == "pruned"] == ["pruned"] * 2  # C.2, C.3
     assert looks[[item.name for item in drawn].index("D")].test == said
+
+
+@pytest.mark.parametrize(("path", "algo"), CASES, ids=[f"{path.stem}-{algo}" for path, algo in CASES])
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_page_lines_are_the_lines_solve_trace_prints(path: Path, algo: str, lang: str) -> None:
+    """The page's trace log, the lines of its steps, is ``solve --trace``'s, line for line: the return
+    right after a cut is not printed again (its step has no line), nothing is re-derived."""
+    from gametree_cli.views.trace import TraceFormatter
+
+    tree, record, events = searched(path, algo)
+    data = page_data(render_page(record, events, lang=lang))
+    printed = [line for line in map(TraceFormatter(tree, lang).line, events) if line is not None]
+    assert [step[5] for step in data["steps"] if step[5]] == printed
+
+
+def test_course_page_step_after_the_cut_at_b3_prints_no_line(runner, tmp_path: Path) -> None:
+    page = tmp_path / "c.html"
+    result = runner.invoke(app, ["render", str(TREES / "course.yaml"), "--lang", "es", "-o", str(page)])
+    assert result.exit_code == 0, result.output
+    lines = [step[5] for step in page_data(page.read_text(encoding="utf-8"))["steps"]]
+    assert "PODA en maxValue de B3" in lines[6] and lines[7] == ""  # B3's return, folded into the cut's line
+    assert not any("maxValue de B3 asigna valor" in line for line in lines)
+    trace = runner.invoke(app, ["solve", str(TREES / "course.yaml"), "--trace", "--lang", "es"]).stdout
+    assert [line for line in lines if line] == trace.split("\nvalor encontrado")[0].splitlines()
 
 
 def test_spanish_page_uses_the_notes_wording_and_bounds_show_as_bounds() -> None:

@@ -372,3 +372,33 @@ def test_step_pictures_hold_their_caption_and_pruning_test(browser, runner, tmp_
         tests += seen["test"] is not None
     assert tests > 5
     context.close()
+
+
+def test_the_log_shows_the_lines_solve_trace_prints(browser, tmp_path, runner) -> None:
+    """The course page in Spanish, step by step: the log is the last (up to 8) lines ``solve --trace``
+    printed up to the step; at B3's return (folded into its cut) nothing new, the cut's line current."""
+    from gametree_cli.views.trace import TraceFormatter
+
+    page_file = tmp_path / "c.html"
+    assert runner.invoke(app, ["render", str(TREES / "course.yaml"), "--lang", "es", "-o", str(page_file)]).exit_code == 0
+    trace = runner.invoke(app, ["solve", str(TREES / "course.yaml"), "--trace", "--lang", "es"]).stdout
+    printed = [line.strip() for line in trace.split("\nvalor encontrado")[0].splitlines()]
+    tree = load_tree(TREES / "course.yaml")
+    recorder = Recorder()
+    solve(tree, "alphabeta", observer=recorder)
+    formatter = TraceFormatter(tree, "es")
+    count = 0
+    page, errors = open_page(browser, page_file)
+    for k, event in enumerate(recorder.events):
+        count += formatter.line(event) is not None  # how many lines solve --trace has printed by this event
+        if k:
+            page.keyboard.press("ArrowRight")
+        page.wait_for_selector(f'body[data-step="{k}"]', state="attached")
+        log = [line.strip() for line in page.locator("#log li").all_inner_texts()]
+        assert log == printed[max(0, count - 8):count], f"step {k}"
+        assert page.inner_text("#line").strip() == log[-1].lstrip(". "), f"step {k}"
+    assert count == len(printed) and not errors
+    page.goto(page_file.as_uri() + "#step=8")
+    page.wait_for_selector('body[data-step="8"]', state="attached")
+    log = page.locator("#log li").all_inner_texts()
+    assert "PODA en maxValue de B3" in log[-2] and not any("maxValue de B3 asigna" in line for line in log)

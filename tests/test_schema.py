@@ -143,3 +143,56 @@ def test_schema_is_fresh_and_serializable() -> None:
     assert second["$defs"]  # callers can't damage the next caller's schema
     assert second["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert json.loads(json.dumps(second)) == second
+
+
+def _loader_reads_type(text: Any) -> bool:
+    from gametree_cli import IllegalTreeError
+    from gametree_cli.io.document import build_tree
+
+    try:
+        build_tree({"root": {"type": text, "children": [1, 2]}})
+    except IllegalTreeError:
+        return False
+    return True
+
+
+def _case_variants(word: str) -> list[str]:
+    import itertools
+
+    return ["".join(letters) for letters in itertools.product(*((c, c.upper()) for c in word))]
+
+
+def test_schema_accepts_every_type_spelling_the_loader_accepts(validator: Any, tmp_path: Path) -> None:
+    """tree-format.md: the case of ``type`` does not matter (and spaces around it are stripped)."""
+    from gametree_cli.io.loader import load_tree
+
+    spellings = [variant for word in ("max", "min", "chance") for variant in _case_variants(word)]
+    spellings += [" MAX", "Min\t", "\u00a0chance\u3000", "\nmax\n"]
+    for text in spellings:
+        assert _loader_reads_type(text), text
+        assert validator.is_valid({"root": {"type": text, "children": [1, 2]}}), text
+    refused = ["maxx", "m ax", "", "MAX.", "\uff4dax", "\u212aax", "mın", "chance!", 1, True, None, ["max"]]
+    for text in refused:
+        if text is not None:  # None: as if no type were given, which the loader allows (the schema does not)
+            assert not _loader_reads_type(text), text
+        assert not validator.is_valid({"root": {"type": text, "children": [1, 2]}}), text
+    source = tmp_path / "upper.yaml"
+    source.write_text("root:\n  type: MAX\n  children:\n    - {type: Min, children: [3, 12]}\n    - {type: CHANCE, children: [2, 4]}\n")
+    from gametree_cli.core.model import CHANCE, MAX, MIN
+
+    assert list(load_tree(source).kind[:3]) == [MAX, MIN, CHANCE]
+    assert validator.is_valid(yaml.safe_load(source.read_text()))
+
+
+def test_type_pattern_strips_what_python_strips() -> None:
+    """The pattern's spaces are exactly ``str.isspace``'s, as the loader's ``strip()`` removes them."""
+    import re
+    import sys
+
+    from gametree_cli.io.schema import TYPE_PATTERN
+
+    pattern = re.compile(TYPE_PATTERN)
+    spaces = [chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace()]
+    assert all(pattern.fullmatch(f"{space}max{space}") for space in spaces)
+    others = [chr(code) for code in range(sys.maxunicode + 1) if not chr(code).isspace() and chr(code).isprintable()]
+    assert not [other for other in others if pattern.fullmatch(f"{other}max") or pattern.fullmatch(f"max{other}")]

@@ -12,12 +12,17 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["tree_schema"]
+__all__ = ["tree_schema", "TYPE_PATTERN"]
 
 #: Exact fractions and integers as strings: "7/3", "-2".
 _FRACTION_PATTERN = r"^-?\d+(/\d+)?$"
 #: Decimals as strings: "0.25", "-.5", "1e-3" (YAML may leave them quoted).
 _DECIMAL_PATTERN = r"^-?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$"
+#: The characters Python's ``str.strip()`` removes (``str.isspace``), spelled out: the loader strips
+#: them around ``type``, and ``\s`` differs between Python and an editor's ECMA-262 regular expressions.
+_SPACE = r"[\t-\r\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+#: ``max``, ``min`` or ``chance`` in any case, as the loader reads ``type`` (``str(t).strip().lower()``).
+TYPE_PATTERN = rf"^{_SPACE}*([mM][aA][xX]|[mM][iI][nN]|[cC][hH][aA][nN][cC][eE]){_SPACE}*$"
 
 
 def tree_schema() -> dict[str, Any]:
@@ -93,7 +98,8 @@ def _node_schema() -> dict[str, Any]:
                 "minLength": 1,
             },
             "move": {"description": "label of the edge from the parent; default: the id", "type": ["string", "integer"]},
-            "type": {"enum": ["max", "min", "chance"]},
+            "type": {"description": "max, min or chance; case does not matter",  # the enum: editors complete it
+                     "anyOf": [{"enum": ["max", "min", "chance"]}, {"type": "string", "pattern": TYPE_PATTERN}]},
             "player": {
                 "description": "n-player trees: the name or 0-based index of the player to move",
                 "anyOf": [{"type": "string"}, {"type": "integer", "minimum": 0}],

@@ -19,7 +19,9 @@ A step is ``[kind, node, value, windows, test, line, pruned]``:
 * ``test``: ``[node, text, id]``, the pruning test in force at the node deciding
   now (``prune if v ≤ α = 3``), or the cut that held (``✂ v=2 ≤ α=3``; at the last
   child ``v=2 ≤ α=3 (at the last child)``); or 0;
-* ``line``: the trace line of the step, in the page's language;
+* ``line``: the trace line of the step, in the page's language, exactly as ``solve --trace`` prints
+  it; ``""`` for the return right after a cut, which the trace does not print (the page shows
+  the cut's line there);
 * ``pruned``: drawn nodes whose subtrees the cut skips (cut steps), else 0.
 """
 
@@ -88,11 +90,9 @@ class _StepWriter:
         return printable(self._line(event))
 
     def _line(self, event: Event) -> str:
-        text = self.formatter.line(event)
-        if text is None:  # the return right after a cut: the trace folds it into the cut's line
-            text = TraceFormatter(self.tree, self.lang).line(event) or ""
-            text = self.formatter.indent(event.depth + 1) + text.lstrip(". ")
-        return text
+        """``solve --trace``'s line, or ``""`` where it prints none: the return right after a cut,
+        whose value the cut's line already gives (the page keeps the step, to move the value up)."""
+        return self.formatter.line(event) or ""
 
     def updates_after(self, events: list[Event]) -> list[list[tuple[int, str, str]]]:
         """Per event, the windows that stand after it: the event's own node's, and, after a child

@@ -80,7 +80,10 @@ def write_steps(record: SearchRecord, events: list[Event], folder: str, fmt: str
     spot = layout(drawn)
     steps = page_steps(record, events, drawn, lang)
     names = step_names(len(steps), fmt)
-    captions = [f"{k}/{len(steps) - 1}  {step[5].lstrip('. ').rstrip()}" for k, step in enumerate(steps)]  # as the page shows it
+    captions, said = [], ""
+    for k, step in enumerate(steps):  # as the page shows it: a return right after a cut prints no line, the cut's stays
+        said = step[5] or said
+        captions.append(f"{k}/{len(steps) - 1}  {said.lstrip('. ').rstrip()}")
     frame = SlideFrame.around(spot.width, spot.height, captions, _overhang(steps, spot.x, spot.width))
     zoom = png_zoom(frame.width, frame.height)
     final, pv = final_values(record, drawn), set(pv_positions(record, drawn))

@@ -92,6 +92,7 @@ class TraceFormatter:
         self.words = _WORDS[lang]
         self._last_cut: int | None = None
         self._parents: object = None
+        self._single: int | None = None  # the one kind of decision node of a single-agent tree
         #: paranoid search: the root player's number, once its node's event said it maximises
         self._maximiser: int | None = None
 
@@ -128,12 +129,35 @@ class TraceFormatter:
                 return tree.player[child]
         return (tree.player[node] + 1) % len(tree.players)
 
+    def _single_agent(self) -> int | None:
+        """MAX (or MIN) when it is the tree's only kind of decision node and it moves again after
+        itself somewhere (a max node under a max node, chance nodes between allowed): a single-agent
+        search. A lone max root over leaves stays two-player: its leaves are where MIN would move."""
+        tree, parents = self.tree, self._parents
+        deciders = [kind for kind in (MAX, MIN) if kind in tree.kind]
+        if len(deciders) != 1:
+            return None
+        kind = deciders[0]
+        node = tree.kind.find(kind, 1)
+        while node > 0:  # bytearray.find: only the nodes of that kind are looked at
+            above = parents[node]  # type: ignore[index]
+            while above >= 0 and tree.kind[above] == CHANCE:
+                above = parents[above]  # type: ignore[index]
+            if above >= 0 and tree.kind[above] == kind:
+                return kind
+            node = tree.kind.find(kind, node + 1)
+        return None
+
     def leaf_function(self, node: int, detail: dict) -> str:
         """The function the notes call on a leaf: the one of the player to move there, i.e. the
-        opposite of its nearest max/min ancestor's (maxValue below a min node)."""
+        opposite of its nearest max/min ancestor's (maxValue below a min node); in a single-agent
+        tree (one kind of decision node, e.g. max-only) that player's own, as its inner nodes are called."""
         tree = self.tree
         if self._parents is None:
             self._parents = tree.parents()
+            self._single = self._single_agent()
+        if self._single is not None:
+            return "maxValue" if self._single == MAX else "minValue"
         parents = self._parents
         above = parents[node]  # type: ignore[index]
         while above >= 0 and tree.kind[above] == CHANCE:

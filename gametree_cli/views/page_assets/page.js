@@ -101,15 +101,19 @@
     $("step-no").textContent = String(k);
     const kind = $("step-kind");
     kind.textContent = W["kind_" + step[0]]; kind.className = "badge " + step[0];
-    $("line").textContent = step[5].replace(/^[.\s]+/, "");
+    // the lines solve --trace prints up to this step: a return right after a cut has none (""),
+    // the cut's line already gave its value, so the last line printed stays the current one
+    const said = [];
+    for (let i = k; i >= 0 && said.length < 8; i--) if (steps[i][5]) said.unshift(steps[i][5]);
+    $("line").textContent = (said[said.length - 1] || "").replace(/^[.\s]+/, "");
     const log = $("log");
     log.textContent = "";
-    for (let i = Math.max(0, k - 7); i <= k; i++) {
+    said.forEach((text, i) => {
       const item = document.createElement("li");
-      item.textContent = steps[i][5];
-      if (i === k) item.className = "now";
+      item.textContent = text;
+      if (i === said.length - 1) item.className = "now";
       log.appendChild(item);
-    }
+    });
     $("summary").hidden = !end;
     slider.value = String(k);
   }
