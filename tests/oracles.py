@@ -977,14 +977,15 @@ def paranoid(game: Any, depth: int | None = None, *, exhaustive: bool = False, *
 
 
 def settled_intervals(game: Any, values: dict[str, Any], horizon: set[str], bounds: tuple[Any, Any] | None = None,
-                      ) -> dict[str, tuple[Any, Any]]:
+                      models: bool = True) -> dict[str, tuple[Any, Any]]:
     """Visited node -> ``(lowest, highest)``: the values it could still have given what the search saw.
 
     A visited leaf (or a node valued by ``eval`` at the depth limit) is what it is; a node the search
     never visited could be anything within the tree's ``bounds`` (``-inf``..``inf`` without them),
     whatever its subtree holds; a visited inner node is its rule (max, min, expectation, an opponent
-    model's mix) over its children's lowest, and over their highest (each rule only grows with its
-    children, and a tree shares no leaf between subtrees, so these are the extremes reached).
+    model's mix when ``models``: alpha-beta has none) over its children's lowest, and over their
+    highest (each rule only grows with its children, and a tree shares no leaf between subtrees, so
+    these are the extremes reached).
     """
     unknown = bounds if bounds is not None else (-math.inf, math.inf)
     found: dict[str, tuple[Any, Any]] = {}
@@ -995,7 +996,7 @@ def settled_intervals(game: Any, values: dict[str, Any], horizon: set[str], boun
                 return sum(exact(child["p"]) * end for child, end in zip(node["children"], ends) if child["p"])
             return weighted_sum([(child["p"], end) for child, end in zip(node["children"], ends)])
         best = max(ends) if node["type"] == "max" else min(ends)
-        return mix(node["random"], best, mean(ends)) if node["random"] else best
+        return mix(node["random"], best, mean(ends)) if models and node["random"] else best
 
     def visit(node: dict) -> tuple[Any, Any]:
         node_id = node["id"]

@@ -99,7 +99,6 @@ class SearchRecord:
         self._order = order
         #: Star2 only: probed node -> (the bound its probe gave: "lower", "upper" or None, the probe's value)
         self.probes: dict[int, tuple[str | None, Value]] | None = None
-        self._settled: Settled | None = None
         if flags is not None:  # the flags' alpha = beta nodes settled once, before any view reads them
             settle_flags(self)
 
@@ -181,9 +180,7 @@ class SearchRecord:
         if side is None and self.stats.cutoffs == 0 and not self._pruned and self.options.get("variant") not in ("hard", "practical"):
             return EXACT
         if self.options.get("bounds") is not None and not self.tree.vector_payoffs:
-            if self._settled is None:
-                self._settled = Settled(self, tuple(self.options["bounds"]))  # type: ignore[arg-type]
-            kind = self._settled.kind(node)
+            kind = Settled.of(self).kind(node)
             return side if side is not None and (kind == EXACT or kind & side) else kind
         return side if side is not None else LOWER | UPPER
 
@@ -339,6 +336,8 @@ class SearchRecord:
         chosen = self.best_move()
         if chosen is None:
             return []
+        if self.flags is None and self.stats.cutoffs:  # Star1, Star2, shallow: only when nothing was cut
+            return None
         target = self.values[chosen]
         who = tree.player[0] if isinstance(target, tuple) and tree.player[0] >= 0 else None
         best = target[who] if who is not None else target  # type: ignore[index]

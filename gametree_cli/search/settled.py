@@ -38,11 +38,20 @@ class Settled:
     """The interval ``(lowest, highest)`` each visited node's true value can still have, asked node
     by node and remembered (a degenerate window's subtree, a Star1/Star2 record's nodes)."""
 
-    def __init__(self, record: Any, bounds: tuple[Number, Number] | None) -> None:
+    def __init__(self, record: Any, bounds: tuple[Number, Number] | None, models: bool = True) -> None:
+        """``models``: mix an opponent model's ``random`` share in (expectiminimax's searches; alpha-beta has none)."""
         self.record, self.tree = record, record.tree
         self.unknown = (bounds[0], bounds[1]) if bounds is not None else (NEG_INF, INF)
-        self.shares = {node: extra["random"] for node, extra in self.tree.extra.items() if extra.get("random")}
+        self.shares = {node: extra["random"] for node, extra in self.tree.extra.items() if extra.get("random")} \
+            if models else {}
         self.known: dict[int, tuple[Any, Any]] = {}
+
+    @staticmethod
+    def of(record: Any) -> "Settled":
+        """The record's own (made once): a record of a search over ``bounds`` given in its options."""
+        if getattr(record, "_settled", None) is None:
+            record._settled = Settled(record, tuple(record.options["bounds"]))
+        return record._settled  # type: ignore[no-any-return]
 
     def kind(self, node: int) -> int:
         """The bound kind the visited part of the tree settles for ``node``'s value."""
@@ -103,6 +112,6 @@ def settle_flags(record: Any) -> None:
         slots = [slot for slot, bits in enumerate(flags) if bits & (LOWER | UPPER) == (LOWER | UPPER)]
     if not slots:
         return
-    settled = Settled(record, None)
+    settled = Settled(record, None, models=False)
     for slot in slots:
-        flags[slot] = (flags[slot] & ~(LOWER | UPPER)) | settled.kind(int(order[slot]))
+        flags[slot] = (int(flags[slot]) & ~(LOWER | UPPER)) | settled.kind(int(order[slot]))
