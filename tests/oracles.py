@@ -971,3 +971,54 @@ def paranoid(game: Any, depth: int | None = None, *, exhaustive: bool = False, *
     ``exhaustive``, minimax) on :func:`paranoid_game`."""
     view = paranoid_game(game)
     return minimax(view, depth) if exhaustive else alphabeta(view, depth, **alphabeta_options)
+
+
+# -- what a search's value is: exact, or a bound (docs/solving.md, "Exact values and bounds") --------
+
+
+def settled_intervals(game: Any, values: dict[str, Any], horizon: set[str], bounds: tuple[Any, Any] | None = None,
+                      models: bool = True) -> dict[str, tuple[Any, Any]]:
+    """Visited node -> ``(lowest, highest)``: the values it could still have given what the search saw.
+
+    A visited leaf (or a node valued by ``eval`` at the depth limit) is what it is; a node the search
+    never visited could be anything within the tree's ``bounds`` (``-inf``..``inf`` without them),
+    whatever its subtree holds; a visited inner node is its rule (max, min, expectation, an opponent
+    model's mix when ``models``: alpha-beta has none) over its children's lowest, and over their
+    highest (each rule only grows with its children, and a tree shares no leaf between subtrees, so
+    these are the extremes reached).
+    """
+    unknown = bounds if bounds is not None else (-math.inf, math.inf)
+    found: dict[str, tuple[Any, Any]] = {}
+
+    def combine(node: dict, ends: list[Any]) -> Any:
+        if node["type"] == "chance":
+            if any(isinstance(end, float) and math.isinf(end) for end in ends):
+                return sum(exact(child["p"]) * end for child, end in zip(node["children"], ends) if child["p"])
+            return weighted_sum([(child["p"], end) for child, end in zip(node["children"], ends)])
+        best = max(ends) if node["type"] == "max" else min(ends)
+        return mix(node["random"], best, mean(ends)) if models and node["random"] else best
+
+    def visit(node: dict) -> tuple[Any, Any]:
+        node_id = node["id"]
+        if node_id not in values:
+            return unknown
+        if not node["children"] or node_id in horizon:
+            found[node_id] = (values[node_id], values[node_id])
+            return found[node_id]
+        ends = [visit(child) for child in node["children"]]
+        found[node_id] = (combine(node, [low for low, _ in ends]), combine(node, [high for _, high in ends]))
+        return found[node_id]
+
+    visit(game.root)
+    return found
+
+
+def settled_kind(low: Any, high: Any, value: Any) -> str | None:
+    """The bound kind a value must be shown with, from :func:`settled_intervals`: None (exact) when
+    the node can only be ``value`` (so it is its true value, and nothing the search skipped could
+    change it); ``"lower"`` when it is at least ``value``, ``"upper"`` at most; ``"neither"`` when the
+    search's value is no bound at all (a search bug)."""
+    at_least, at_most = low >= value, high <= value
+    if at_least and at_most:
+        return None
+    return "lower" if at_least else "upper" if at_most else "neither"

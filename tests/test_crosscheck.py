@@ -386,12 +386,14 @@ def expected_document(game: Game, algorithm: str, options: dict, search: oracles
                       exact_search: oracles.Search | None, seen_as: Game) -> dict:
     """The keys of the JSON result the oracle can speak for (cut reasons: only whether there is one)."""
     nodes = {}
+    windowed = algorithm in ("alphabeta", "paranoid")
+    settled = oracles.settled_intervals(seen_as, search.values, search.horizon, models=False) if windowed else {}
     for node in game.nodes():
         node_id = node["id"]
         entry: dict[str, Any] = {"visited": node_id in search.values}
         if entry["visited"]:
             entry["value"] = oracles.to_json(search.values[node_id])
-            kind = bound_kind(node, search) if algorithm in ("alphabeta", "paranoid") else None
+            kind = bound_kind(node, search, settled) if windowed else None
             if kind is not None:
                 entry["bound_kind"] = kind
             if node_id in search.returned:
@@ -421,28 +423,40 @@ def expected_document(game: Game, algorithm: str, options: dict, search: oracles
     }
 
 
-def bound_kind(node: dict, search: oracles.Search) -> str | None:
+def bound_kind(node: dict, search: oracles.Search, settled: dict[str, tuple[Any, Any]]) -> str | None:
     """What an alpha-beta value is, from the window (a, b) the node was entered with: at most r when
-    it returned r <= a, at least r when r >= b, nothing said when both (a == b) or for a leaf or eval."""
+    it returned r <= a, at least r when r >= b, nothing said for a leaf or eval, or when neither; when
+    both (a == b, ``--strict``) what the visited part of the tree settles (:func:`oracles.settled_kind`)."""
     if not node["children"] or node["id"] in search.horizon:
         return None
     (low, high), value = search.window[node["id"]], search.values[node["id"]]
     at_most, at_least = value <= low, value >= high
-    return None if at_most == at_least else "upper" if at_most else "lower"
+    if at_most and at_least:
+        return oracles.settled_kind(*settled[node["id"]], value)
+    return "upper" if at_most else "lower" if at_least else None
 
 
-def star_bound_problems(got: dict, exact_search: oracles.Search) -> list[str]:
-    """Star1 says a cut node's value is a bound: ``lower`` must mean the exact expectiminimax value is at
-    least the one shown, ``upper`` at most; and only cut nodes say so."""
+def star_bound_problems(got: dict, exact_search: oracles.Search, game: Game, bounds: tuple[Any, Any]) -> list[str]:
+    """Star1/Star2 say which values are bounds: ``lower`` must mean the exact expectiminimax value is at
+    least the one shown, ``upper`` at most; a value shown exact must be all the visited part allows
+    (:func:`oracles.settled_kind`; a Star2 probe that bounded nothing is no bound either way); a bound
+    where that part settles the value is said only at a cut."""
     problems = []
-    for node_id, entry in got["nodes"].items():
-        kind = entry.get("bound_kind")
+    values = {node_id: expected_number(entry["value"]) for node_id, entry in got["nodes"].items() if entry["visited"]}
+    horizon = {node_id for node_id, entry in got["nodes"].items() if entry.get("horizon")}
+    settled = oracles.settled_intervals(game, values, horizon, bounds)
+    probes = got.get("probes", {})
+    for node_id, value in values.items():
+        entry, kind = got["nodes"][node_id], got["nodes"][node_id].get("bound_kind")
+        want = oracles.settled_kind(*settled[node_id], value)
+        if kind is None and want is not None and not (want == "neither" and node_id in probes
+                                                       and probes[node_id]["bound"] is None):
+            problems.append(f"nodes.{node_id}: shown exact, but the visited part makes it {want}")
+        if kind is not None and want is None and "cut" not in entry:
+            problems.append(f"nodes.{node_id}: bound_kind {kind!r} at a settled node without a cut")
         if kind is None:
             continue
-        if "cut" not in entry:
-            problems.append(f"nodes.{node_id}: bound_kind {kind!r} at a node without a cut")
-            continue
-        shown, exact = expected_number(entry["value"]), exact_search.values[node_id]
+        shown, exact = value, exact_search.values[node_id]
         slack = 1e-9 if isinstance(shown, float) or isinstance(exact, float) else 0
         if (kind == "lower" and exact < shown - slack) or (kind == "upper" and exact > shown + slack):
             problems.append(f"nodes.{node_id}: {kind} bound {entry['value']} but the exact value is {exact}")
@@ -766,8 +780,8 @@ def check_run(game: Game, tree: Any, text: str, algorithm: str, options: dict, s
     got = library_document(tree, algorithm, library)
     found = []
     claimed = got
-    if algorithm == "star1":  # its bound kinds (at cut nodes, from the cut) must be true of the exact values
-        found += star_bound_problems(got, exact_search)
+    if algorithm in ("star1", "star2"):  # its bound kinds must be true of the exact values and the visited part
+        found += star_bound_problems(got, exact_search, game, tuple(map(expected_number, got["options"]["bounds"])))
         claimed = {**got, "nodes": {node_id: {key: item for key, item in entry.items() if key != "bound_kind"}
                                     for node_id, entry in got["nodes"].items()}}
     found += [problem for problem in [difference(expected_document(game, algorithm, options, search, exact_search,

@@ -161,7 +161,7 @@ def test_star2_probe_cuts_where_star1_searches() -> None:
     assert "Y2\\nα=−10, β=1\\nprobe ≥ 6" in render_dot(record)  # DOT: a real minus sign, escaped newlines
     console = Console(no_color=True, width=200, record=True, file=open("/dev/null", "w"))
     console.print(annotated_tree(record))
-    assert "Y2 ▲ max  = 6  [α=-10, β=1]  (probe: ≥ 6)" in console.export_text()
+    assert "Y2 ▲ max  ≥ 6  [α=-10, β=1]  (probe: ≥ 6)" in console.export_text()  # only its first move searched
 
 
 def test_a_probe_that_fails_low_bounds_nothing() -> None:

@@ -32,6 +32,7 @@ from ..core.buffers import as_numpy, flagged, pick
 from ..core.columns import BoundMap, Column
 from ..core.model import CHANCE, MAX, MIN, Tree
 from ..core.numbers import Value
+from .settled import Settled, settle_flags
 from .record_facts import CUT, EXACT, HORIZON, LOWER, ONE_CUT_FROM, UPPER, Cut, Stats, cut_reasons, one_cut, skipped_children
 
 __all__ = ["Stats", "Cut", "SearchRecord", "EXACT", "LOWER", "UPPER", "CUT", "HORIZON"]
@@ -98,6 +99,8 @@ class SearchRecord:
         self._order = order
         #: Star2 only: probed node -> (the bound its probe gave: "lower", "upper" or None, the probe's value)
         self.probes: dict[int, tuple[str | None, Value]] | None = None
+        if flags is not None:  # the flags' alpha = beta nodes settled once, before any view reads them
+            settle_flags(self)
 
     # -- the columns as the dicts and lists they replace ---------------------------------
 
@@ -166,22 +169,20 @@ class SearchRecord:
         return node in self.horizon
 
     def bound_kind(self, node: int) -> int:
-        """EXACT, LOWER, UPPER or LOWER | UPPER (a bound, side unknown) for a visited node.
-
-        From the depth-first search's flags; a record made from lists (Star1,
-        Star2, shallow pruning) knows the side at its cut nodes from the cut,
-        and otherwise only that every value is exact when nothing was cut and
-        no value was clamped (``--variant hard``).
-        """
+        """EXACT, LOWER, UPPER or LOWER | UPPER (a bound, side unknown) for a visited node: the one rule.
+        The depth-first search's flags (the window; alpha = beta settled by :func:`~.settled.settle_flags`);
+        Star1/Star2 (``bounds`` in options): what the visited part settles (:class:`~.settled.Settled`),
+        a cut keeping its side; others: exact when nothing was cut or clamped (``--variant hard``)."""
         if self.flags is not None:
             slot = node if self.values.slot_of is None else int(self.values.slot_of[node])
             return int(self.flags[slot]) & (LOWER | UPPER)
         side = self._side_of_cut(node)
-        if side is not None:
-            return side
-        if self.stats.cutoffs == 0 and not self._pruned and self.options.get("variant") not in ("hard", "practical"):
+        if side is None and self.stats.cutoffs == 0 and not self._pruned and self.options.get("variant") not in ("hard", "practical"):
             return EXACT
-        return LOWER | UPPER
+        if self.options.get("bounds") is not None and not self.tree.vector_payoffs:
+            kind = Settled.of(self).kind(node)
+            return side if side is not None and (kind == EXACT or kind & side) else kind
+        return side if side is not None else LOWER | UPPER
 
     def _side_of_cut(self, node: int) -> int | None:
         """LOWER or UPPER at a cut node of a record without flags: the bound its cut returned."""
@@ -212,11 +213,8 @@ class SearchRecord:
         if self.flags is None:
             if not self.cuts:
                 return None
-            cut_kinds = np.zeros(len(nodes), dtype=np.uint8)
-            for position, node in enumerate(nodes.tolist()):
-                if node in self.cuts:
-                    cut_kinds[position] = self._side_of_cut(node) or 0
-            return cut_kinds
+            return np.fromiter((self.bound_kind(node) if self.values[node] is not None else 0 for node in nodes.tolist()),
+                               dtype=np.uint8, count=len(nodes))
         slots = self.values.slots(nodes)
         kinds = np.zeros(len(nodes), dtype=np.uint8)
         here = slots >= 0
@@ -338,6 +336,8 @@ class SearchRecord:
         chosen = self.best_move()
         if chosen is None:
             return []
+        if self.flags is None and self.stats.cutoffs:  # Star1, Star2, shallow: only when nothing was cut
+            return None
         target = self.values[chosen]
         who = tree.player[0] if isinstance(target, tuple) and tree.player[0] >= 0 else None
         best = target[who] if who is not None else target  # type: ignore[index]

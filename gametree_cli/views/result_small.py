@@ -85,8 +85,6 @@ def node_entry(record: SearchRecord, node: int) -> dict[str, Any]:
 
 
 def _bound_kind(record: SearchRecord, node: int) -> int:
-    """The bound kind the JSON result shows: the search's flags, else only the side of a cut
-    (:meth:`~gametree_cli.search.record.SearchRecord.bound_kinds`)."""
-    if record.flags is not None:
-        return record.bound_kind(node)
-    return record.bound_kind(node) if node in record.cuts else 0
+    """The bound kind the JSON result shows: the record's, as every view shows it
+    (:meth:`~gametree_cli.search.record.SearchRecord.bound_kind`; a side unknown shows none)."""
+    return record.bound_kind(node)
