@@ -12,6 +12,12 @@ and places (top-down), and every node's line start (``,\\n    "B.3.2"``) as a NU
 and its position's digits, a level at a time. The writer then takes one
 row per line.
 
+An unnamed row's ``.`` goes after the longest id among its own level's
+parents *of unnamed nodes* (``_column``), and a level of named nodes only is
+as wide as its own ids: a row's width is never the whole level above's plus
+more, which made a 100,000-deep chain with ids of its own (10 MB of result)
+need ~20 GB (docs/limits.md).
+
 Rows are as wide as the widest of their *band* of levels. Usually one band
 holds the whole tree (the deepest level is the widest and holds most
 rows); a level that would waste more than it holds (a long chain under a
