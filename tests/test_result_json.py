@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import io
 import json
+import resource
+import subprocess
+import sys
 from array import array
 from fractions import Fraction
 
@@ -32,6 +35,8 @@ from gametree_cli.views import json_text, node_ids, result_json
 from gametree_cli.views.json_text import constant, dumps, dumps_each, paste, positive_numbers, table
 from gametree_cli.views.node_ids import NodeIds
 from gametree_cli.views.result_json import result_document, write_record
+from .conftest import HANG_GUARD
+from .deep_chains import chain_ids, default_chain, explicit_chain
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 #: id stems that need escaping, are not ASCII, contain dots, or are a lone surrogate
@@ -225,3 +230,78 @@ def test_solve_writes_an_id_with_a_lone_surrogate(tmp_path):
     result = json.loads(done.stdout.decode("utf-8"))
     assert result["visit_order"] == ["A\ud800", "A\ud800.1", "A\ud800.2"]
     assert result["trace"][0]["node"] == "A\ud800"
+
+
+# -- deep trees: the id table stays near the ids' own size (docs/limits.md) ----------------------------
+
+@st.composite
+def chains_beside_long_ids(draw):
+    """Chains up to 80 deep under a root, their nodes named or not, some ids long (up to 200 characters):
+    the shapes where a row's width once came from the level above rather than from its own parent."""
+    serial = iter(range(10**6))
+    named = draw(st.sampled_from([0.0, 0.3, 0.7, 1.0]))
+
+    def chain(length: int) -> dict:
+        mapping: dict = {"value": draw(st.integers(-9, 9))}
+        for level in range(length):
+            if draw(st.floats(0, 1)) < named:
+                mapping["id"] = "x" * draw(st.sampled_from([1, 3, 200])) + str(next(serial))
+            siblings = [mapping] + [draw(st.integers(-9, 9)) for _ in range(draw(st.sampled_from([0, 0, 1, 11])))]
+            mapping = {"type": ("max", "min")[level % 2], "children": siblings}
+        return mapping
+
+    branches = [chain(draw(st.integers(0, 80))) for _ in range(draw(st.integers(1, 4)))]
+    root: dict = {"type": "max", "children": branches}
+    if draw(st.booleans()):
+        root["id"] = "r" * draw(st.sampled_from([1, 200]))
+    return build_tree({"root": root})
+
+
+def id_lines(tree) -> tuple[list[str], int]:
+    """Every node's id as the id table writes it, and the bytes the table holds."""
+    ids = NodeIds(tree)
+    nodes = np.arange(len(tree), dtype=np.int64)
+    lines = bytes(paste(ids.pieces(nodes), len(nodes))).decode("utf-8", "surrogatepass").split(",\n    ")[1:]
+    return [json.loads(line) for line in lines], sum(band.nbytes for band in ids._bands)
+
+
+@SETTINGS
+@given(st.one_of(named_trees(), chains_beside_long_ids()))
+def test_ids_follow_the_plain_rule(tree):
+    """The id table's ids are ``Tree.ids()``'s (the contract's rule, one node at a time in Python)."""
+    assert id_lines(tree)[0] == tree.ids()
+
+
+@pytest.mark.parametrize("explicit", [True, False])
+def test_the_id_table_of_a_deep_chain_is_near_the_ids_size(explicit):
+    """A 3,000-deep chain with ids of its own once took ~18 MB of rows for its 40 KB of ids (each
+    level's rows as wide as the level above's); without ids, the ids themselves grow with depth."""
+    depth = 3000 if explicit else 1000
+    tree = parse_tree((explicit_chain if explicit else default_chain)(depth), name="chain.json")
+    ids, held = id_lines(tree)
+    assert ids == chain_ids(depth, explicit)
+    written = sum(len(node_ids.LINE) + len(dumps(node_id)) for node_id in ids)
+    assert held <= 3 * written + node_ids._SLACK, (held, written)
+
+
+def test_a_hundred_thousand_deep_named_chain_writes_json_within_1_5_gb(tmp_path):
+    """tree-format.md: a 100,000-deep chain solves from either format; its JSON result (10 MB) once
+    needed ~20 GB for its id table. Here the whole process may take 1.5 GB of address space."""
+    depth = 100_000
+    path = tmp_path / "chain.json"
+    path.write_text(explicit_chain(depth))
+    limit = 3 << 29
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    done = subprocess.run([sys.executable, "-m", "gametree_cli", "solve", str(path), "--format", "json"],
+                          capture_output=True, preexec_fn=limited, timeout=HANG_GUARD, check=False)
+    assert done.returncode == 0, done.stderr.decode()[-500:]
+    result = json.loads(done.stdout)
+    ids = chain_ids(depth, explicit=True)
+    assert result["value"] == 7
+    assert list(result["nodes"]) == ids == result["visit_order"] == [ids[0], *result["principal_variation"]]
+    entries = [result["nodes"][node_id] for node_id in (ids[0], ids[1], ids[-1])]
+    assert [(entry["visited"], entry["value"], entry["type"]) for entry in entries] == [
+        (True, 7, "max"), (True, 7, "min"), (True, 7, "leaf")]

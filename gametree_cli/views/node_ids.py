@@ -12,6 +12,12 @@ and places (top-down), and every node's line start (``,\\n    "B.3.2"``) as a NU
 and its position's digits, a level at a time. The writer then takes one
 row per line.
 
+An unnamed row's ``.`` goes after the longest id among its own level's
+parents *of unnamed nodes* (``_column``), and a level of named nodes only is
+as wide as its own ids: a row's width is never the whole level above's plus
+more, which made a 100,000-deep chain with ids of its own (10 MB of result)
+need ~20 GB (docs/limits.md).
+
 Rows are as wide as the widest of their *band* of levels. Usually one band
 holds the whole tree (the deepest level is the widest and holds most
 rows); a level that would waste more than it holds (a long chain under a
@@ -75,6 +81,29 @@ def _levels(count: np.ndarray, first: np.ndarray) -> tuple[list[Level], bool]:
             levels.append(np.arange(int(ends[-1]), dtype=np.int64) + np.repeat(first[inner] - (ends - sizes), sizes))
 
 
+def _column(parent: "_Level", sizes: np.ndarray, named: np.ndarray) -> int:
+    """Where a level's unnamed rows put their ``.``: after the longest id among *their* parents.
+
+    Why not after the level above's widest row: a named node's id may be
+    long and its children named, or a long chain of named nodes may sit beside
+    short unnamed ones; padding every row to the widest of the level above
+    would carry that width down every level below (a deep chain with ids of
+    its own then took memory quadratic in its depth).
+    """
+    rows = int(sizes.sum())
+    if len(named) == rows:  # no unnamed row: nothing is taken from a parent
+        return 0
+    if not parent.named[0]:  # no named node above: every parent's id ends at the same column
+        return parent.end
+    ends = np.full(parent.rows, parent.end, dtype=np.int64)
+    ends[parent.named[0]] = [len(text) for text in parent.named[1]]
+    unnamed = np.ones(rows, dtype=np.int64)
+    unnamed[named] = 0
+    inner = np.flatnonzero(sizes)
+    has_unnamed = np.add.reduceat(unnamed, np.cumsum(sizes[inner]) - sizes[inner]) > 0
+    return int(ends[inner[has_unnamed]].max())
+
+
 class _Level:
     """How one level's rows are made (see ``NodeIds``): its parent's row, ``prefix``, the position's digits.
 
@@ -84,7 +113,7 @@ class _Level:
     is made besides its rows.
     """
 
-    __slots__ = ("rows", "starts", "ends", "from_parent", "prefix", "above", "width", "first_row", "named")
+    __slots__ = ("rows", "starts", "ends", "from_parent", "prefix", "above", "end", "width", "first_row", "named")
 
     def __init__(self, rows: int, prefix: bytes, above: int, sizes: np.ndarray | None, from_parent: bool) -> None:
         self.rows = rows
@@ -94,7 +123,8 @@ class _Level:
         self.ends = None if sizes is None else np.cumsum(sizes)
         self.starts = None if sizes is None else self.ends - sizes  # type: ignore[operator]
         digits = len(str(int(sizes.max()))) if sizes is not None and len(sizes) else 0
-        self.width = above + len(prefix) + digits + 1  # the closing quote in the last column
+        self.end = above + len(prefix) + digits  # the columns an unnamed row's id may take
+        self.width = self.end + 1  # the closing quote in the last column
         self.first_row = 0
         self.named: tuple[list[int], list[bytes]] = ([], [])
 
@@ -137,19 +167,20 @@ class NodeIds:
         plan: list[_Level] = []
         rows = 0
         for depth, nodes in enumerate(self._levels):
+            named = np.flatnonzero(named_mask[nodes]) if explicit else np.empty(0, dtype=np.int64)
             if depth == 0:
                 level = _Level(1, LINE + self._quoted([0])[0][:-1], 0, None, False)
             elif depth == 1 and 0 not in explicit:  # children of an unnamed root: "1", "2", ...
                 level = _Level(_size(nodes), LINE + b'"', 0, self._count[self._levels[0]], False)
             else:
-                level = _Level(_size(nodes), b".", plan[-1].width - 1, self._count[self._levels[depth - 1]], True)
+                sizes = self._count[self._levels[depth - 1]]
+                level = _Level(_size(nodes), b".", _column(plan[-1], sizes, named), sizes, True)
             level.first_row = rows
-            if explicit:
-                named = np.flatnonzero(named_mask[nodes])
-                if len(named):
-                    texts = [LINE + text[:-1] for text in self._quoted(_nodes(nodes)[named].tolist())]
-                    level.named = (named.tolist(), texts)
-                    level.width = max(level.width, max(map(len, texts)) + 1)
+            if len(named):
+                texts = [LINE + text[:-1] for text in self._quoted(_nodes(nodes)[named].tolist())]
+                level.named = (named.tolist(), texts)
+                longest = max(map(len, texts)) + 1
+                level.width = longest if len(named) == level.rows else max(level.width, longest)
             plan.append(level)
             rows += _size(nodes)
         self._write(plan, self._band(plan))
@@ -178,9 +209,11 @@ class NodeIds:
     def _write(plan: list[_Level], placed: list[tuple[np.ndarray, int]]) -> None:
         """Write each level's rows, a block at a time: the parent's row, then the level's own pieces."""
         above: np.ndarray | None = None
+        above_width = 0
         for level, (band, row) in zip(plan, placed):
             rows = band[row : row + level.rows]  # whole rows of the band: one contiguous block
-            for start in range(0, level.rows, _BLOCK):
+            own = level.rows if len(level.named[0]) < level.rows else 0  # rows made here, not named
+            for start in range(0, own, _BLOCK):
                 end = min(start + _BLOCK, level.rows)
                 block = rows[start:end]
                 parents, pieces = level.pieces(start, end)
@@ -189,16 +222,17 @@ class NodeIds:
                     # rows into a contiguous block several times faster than into a slice of columns
                     if above.shape[1] == block.shape[1]:
                         np.take(above, parents, axis=0, out=block, mode="wrap")
+                        if level.above < above_width - 1:  # the parents' quotes (and named ids) end further right
+                            block[:, level.above : above_width] = 0
                     else:  # the level above is in another band
-                        shared = min(above.shape[1], block.shape[1])
-                        block[:, :shared] = np.take(above[:, :shared], parents, axis=0)
+                        block[:, : level.above] = np.take(above[:, : level.above], parents, axis=0)
                 sizes = widths(pieces, slice(0, end - start))
                 lay_out(pieces, slice(0, end - start), block[:, level.above : level.above + sum(sizes)], sizes)
             for named, text in zip(*level.named):
                 rows[named] = 0
                 rows[named, : len(text)] = np.frombuffer(text, dtype=np.uint8)
             rows[:, level.width - 1] = ord('"')  # in one column for the whole level: children copy what is left of it
-            above = rows
+            above, above_width = rows, level.width
 
     def _quoted(self, nodes: list[int]) -> list[bytes]:
         """The quoted ids of nodes that have their own (the file's, or the root's ``root``)."""
