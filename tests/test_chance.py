@@ -16,7 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from gametree_cli import AlgorithmError, IllegalTreeError
@@ -26,6 +26,7 @@ from gametree_cli.search.registry import default_algorithm
 from gametree_cli.search.expectation import expected_value
 from gametree_cli.cli.app import app
 from gametree_cli.search.events import Recorder
+from gametree_cli.search.record_facts import LOWER, UPPER
 from gametree_cli.io.document import build_tree
 from gametree_cli.views.result_json import result_document
 from gametree_cli.views.trace import TraceFormatter
@@ -127,6 +128,12 @@ def test_expectiminimax_and_expectimax_agree_with_reference(document, algorithm,
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents(bounds=True, evals=True), st.booleans(), st.sampled_from([None, None, 1, 2, 3]))
+@example(  # n3 is searched with the closed window [-10, -10] and cut on its lower bound: -10 bounds 0 from below
+    document={"bounds": [-10, 10], "root": {"id": "n0", "type": "min", "children": [
+        {"id": "n1", "value": -10}, {"id": "n2", "type": "chance", "children": [{"id": "n3", "type": "chance", "children": [
+            {"id": "n4", "value": 0, "p": "0/1"}, {"id": "n5", "value": 0, "p": "0/1"}, {"id": "n6", "value": 0, "p": "0/1"},
+            {"id": "n7", "value": 0, "p": "1/1"}]}]}]}},
+    strict=False, depth=None)
 def test_star1_agrees_with_reference_star1_and_expectiminimax(document, strict, depth) -> None:
     tree = tree_of(document)
     game = oracles.read(document)
@@ -149,7 +156,10 @@ def test_star1_agrees_with_reference_star1_and_expectiminimax(document, strict, 
     assert windows == reference.window
     for name, returned in values_by_id(record).items():
         alpha, beta = windows[name]
-        if returned <= alpha:
+        if alpha == beta == returned:  # a closed window: both sides hold, the record's kind says which bound
+            kind = record.bound_kind(tree.index(name))
+            assert kind in (UPPER, LOWER) and (true[name] <= returned if kind == UPPER else true[name] >= returned)
+        elif returned <= alpha:
             assert true[name] <= returned
         elif returned >= beta:
             assert true[name] >= returned
