@@ -80,3 +80,47 @@ def test_a_tree_not_numbered_breadth_first_falls_back_to_the_parent_array() -> N
     tree = Tree(kind=bytearray([MAX, LEAF, LEAF, MIN, LEAF]), first=array("q", [3, 0, 0, 1, 0]),
                 count=array("q", [2, 0, 0, 2, 0]), value=[None, 1, 2, None, 3], player=array("h", [0, 0, 0, 1, 0]))
     assert [tree.parent_lookup()[node] for node in range(5)] == [-1, 3, 3, 0, 0] == _walked_parents(tree)
+
+
+def _random_named(rng: random.Random, depth: int, serial: list[int]) -> dict:
+    """A tree whose nodes are named at random (the root too), so that ids mix names and positions."""
+    node: dict = {}
+    if rng.random() < 0.4:
+        serial[0] += 1
+        node["id"] = f"n{serial[0]}"
+    if depth == 0 or rng.random() < 0.25:
+        node["value"] = rng.randint(0, 9)
+    else:
+        node["children"] = [_random_named(rng, depth - 1, serial) for _ in range(rng.randint(1, 3))]
+    return node
+
+
+def test_ids_made_one_at_a_time_in_any_order_are_the_rule_s() -> None:
+    """``node_id`` remembers the last ids it made and starts from a remembered ancestor (a path walked down
+    costs a step a node, not a walk to the root): in any order, along paths, and past the memory's size,
+    every id is the one the whole list gives, also the children of an unnamed root ("1", not "root.1")."""
+    import json
+
+    rng = random.Random(31)
+    for round_ in range(120):
+        document = {"root": _random_named(rng, rng.randint(1, 7), [0])}
+        text = json.dumps(document)
+        expected = parse_tree(text, name="t.json").ids()
+        tree = parse_tree(text, name="t.json")
+        order = list(range(len(tree)))
+        if round_ % 3 == 0:
+            rng.shuffle(order)
+        elif round_ % 3 == 1:  # root-to-leaf paths, the way the principal variation asks
+            order = [step for leaf in order for step in reversed([leaf, *_ancestors(tree, leaf)])]
+        assert [tree.node_id(node) for node in order] == [expected[node] for node in order]
+    chain = parse_tree("[" * 300 + "1" + "]" * 300, name="chain.json")  # longer than the memory
+    assert [chain.node_id(node) for node in range(len(chain))] == parse_tree(
+        "[" * 300 + "1" + "]" * 300, name="chain.json").ids()
+
+
+def _ancestors(tree, node: int) -> list[int]:
+    lookup, found = tree.parent_lookup(), []
+    while node > 0:
+        node = lookup[node]
+        found.append(node)
+    return found

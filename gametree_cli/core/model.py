@@ -48,11 +48,15 @@ PLAYER = 4
 KIND_NAMES = ("leaf", "max", "min", "chance", "player")
 
 
-def default_id(node: int, explicit: dict[int, str], parent: Sequence[int], first: Sequence[int]) -> str:
-    """A node's id by the contract's rule, walking up (no recursion) to a named ancestor."""
+def default_id(node: int, explicit: dict[int, str], parent: Sequence[int], first: Sequence[int],
+               known: dict[int, str] | None = None) -> str:
+    """A node's id by the contract's rule, walking up (no recursion) to a named ancestor, or to
+    one whose id is ``known`` (never the root: an unnamed root is "root" but gives its children no prefix)."""
     positions: list[int] = []
     while True:
         name = explicit.get(node)
+        if name is None and known and positions:
+            name = known.get(node)
         if name is not None:
             break
         if node == 0:
@@ -133,6 +137,7 @@ class Tree:
     _numeric: object | None = field(default=None, repr=False)
     #: running sums of the child counts (subtree_size), made on first use
     _totals: array | None = field(default=None, repr=False)
+    _recent_ids: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
 
     # -- shape ---------------------------------------------------------------
 
@@ -285,7 +290,15 @@ class Tree:
         """One node's id (cheap when the whole list was already built)."""
         if self._ids is not None:
             return self._ids[node]
-        return default_id(node, self.explicit_ids, self.parent_lookup(), self.first)
+        recent = self._recent_ids  # the last few ids made: a path walked down (the principal variation,
+        name = recent.get(node)    # the text view) finds its parent's id there, not by a walk to the root
+        if name is None:
+            name = default_id(node, self.explicit_ids, self.parent_lookup(), self.first, recent)
+            if node:
+                recent[node] = name
+                if len(recent) > _RECENT_IDS:
+                    del recent[next(iter(recent))]
+        return name
 
     def index(self, node_id: str) -> int:
         """The number of the node called ``node_id``; KeyError when none is."""
@@ -325,6 +338,10 @@ class Tree:
 
     def leaf_values(self) -> Sequence[Value | None]:
         return self.value
+
+
+#: how many recently made ids :meth:`Tree.node_id` keeps (a deep chain's ids are long: keep few)
+_RECENT_IDS = 64
 
 
 def _running_sums(count: Any) -> array:
