@@ -59,6 +59,8 @@ def deep_call(function: Callable[..., T], *args: Any) -> T:
     try:
         worker = threading.Thread(target=run, name="gametree-parse", daemon=True)
         worker.start()
+    except RuntimeError:  # "can't start new thread": a memory limit leaves no room to reserve its stack
+        return function(*args)  # this thread's stack: a deep file ends in RecursionError, reported in one line
     finally:
         threading.stack_size(previous)
     # Poll with sleeps, not join(): Ctrl-C raised inside join()'s lock handling can surface as
