@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test bench bench-star2 fuzz clean graphviz chromium latex lock test-newest
+.PHONY: install demo test bench bench-star2 fuzz clean graphviz chromium latex lock test-newest quick-table
 
 # Installs come from requirements.lock: every runtime, test and build dependency
 # pinned to one version with its hashes, so a fresh clone next month installs
@@ -134,3 +134,9 @@ test-newest:
 
 clean:
 	rm -rf $(VENV) .venv-newest build *.egg-info
+
+# The quick path's table (gametree_cli/cli/quick_table.py): what `gametree solve` and the help pages need to
+# run without importing typer, read from the typer app. Run after changing a command's options or help;
+# tests/test_quick.py fails until then. See docs/performance.md ("start-up").
+quick-table: $(STAMP)
+	$(BIN)/python -m gametree_cli.cli.quick_table_write

@@ -8,6 +8,7 @@ value is never taken for a command. ``make bench`` measures the time saved.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -62,21 +63,23 @@ main()
 """
 
 
-@pytest.mark.parametrize("args,loaded", [
-    (["solve", "-"], ["solve"]),
-    (["schema"], ["schema"]),
-    (["--help"], sorted(module for module, _ in COMMANDS.values())),
+@pytest.mark.parametrize("args,columns,loaded", [
+    (["solve", "-"], "80", []),  # the quick path (cli/quick.py): no typer, no command module
+    (["solve", "-", "--help"], "80", ["solve"]),  # --help among other words: typer, with the one command named
+    (["schema"], "80", ["schema"]),
+    (["--help"], "80", []),  # the stored page
+    (["--help"], "60", sorted(module for module, _ in COMMANDS.values())),  # narrower than the stored page: typer
 ])
-def test_a_run_imports_only_the_command_it_names(args: list[str], loaded: list[str]) -> None:
+def test_a_run_imports_only_the_command_it_names(args: list[str], columns: str, loaded: list[str]) -> None:
     done = subprocess.run([sys.executable, "-c", PROBE, *args], input="root: [[3, 12], [2, 4]]\n",
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env=os.environ | {"COLUMNS": columns})
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines()[-1] == "COMMANDS " + ",".join(loaded)
 
 
 def test_help_imports_no_reading_or_searching_module() -> None:
     """``gametree --help`` builds every command but runs none: the library's io and search modules stay unloaded."""
-    probe = ("import sys\nsys.argv = ['gametree', '--help']\nfrom gametree_cli.cli.entry import main\n"
+    probe = ("import sys\nsys.argv = ['gametree', '--help']\nimport os\nos.environ['COLUMNS'] = '60'  # typer's page\nfrom gametree_cli.cli.entry import main\n"
              "try:\n    main()\nexcept SystemExit:\n    pass\n"
              "print(sorted(m for m in sys.modules if m.startswith(('gametree_cli.io', 'gametree_cli.search'))))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)

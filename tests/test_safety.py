@@ -594,7 +594,7 @@ main()
 #: Runs gametree unchanged, watched through Python's audit events (PEP 578): at
 #: the first event of the chosen moment it announces the moment and is held there
 #: until the test, having sent its signal, closes its end of ``held``. The moments:
-#: ``loading`` (gametree.entry imports the command line), ``reading`` (the input is
+#: ``loading`` (gametree.entry imports the command line: typer's, or the quick path's), ``reading`` (the input is
 #: opened), ``writing`` (the new file is opened in its private folder), ``placing``
 #: (about to rename it into place), ``cleaning`` (the file is in place; its private folder is
 #: about to be removed).
@@ -608,7 +608,7 @@ def path(argument):
 
 def seen(event, args):
     if moment == "loading":
-        return event == "import" and args[0] == "gametree_cli.cli.app"
+        return event == "import" and args[0] == "gametree_cli.cli.process"
     if moment == "reading":
         return event == "open" and path(args[0]) == source
     if moment == "writing":

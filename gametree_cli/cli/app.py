@@ -4,7 +4,8 @@ The only place that prints for the user or picks exit codes. Library errors
 (:class:`~gametree_cli.core.errors.GameTreeError`) become one line on stderr and
 exit status 2; ``GAMETREE_DEBUG=1`` shows the traceback instead. Ctrl-C ends
 a command with one line and status 130 (SIGTERM: 143), a reader that went
-away (``| head``) with no message and status 141 (docs/safety.md).
+away (``| head``) with no message and status 141 (docs/safety.md): see
+:mod:`.exits` and :mod:`.process`, which the quick path (:mod:`.quick`) shares.
 
 Each command is a function in a module of :mod:`gametree_cli.cli.commands`; this
 module registers them. Views are imported where a command uses them: rich
@@ -13,16 +14,14 @@ and NumPy cost start-up time that `gametree check` need not pay.
 
 from __future__ import annotations
 
-import os
-import signal
 import sys
 from importlib import import_module
 from typing import Annotated
 
 import typer
 
-from .exits import Terminated, fail, interrupted, said_interrupted, silence_stdout
-from ..core.errors import ExitCode, GameTreeError
+from .inputs import apply_global_options
+from .process import run_process
 
 __all__ = ["app", "build_app", "command_named", "COMMANDS", "main"]
 
@@ -49,12 +48,7 @@ def commands(
         help="Refuse input files bigger than this, e.g. 500M or 8G (docs/safety.md).")] = "2G",
 ) -> None:
     """Solve explicit game trees (minimax, alpha-beta, expectiminimax, max-n) and show the answer the way a course does."""
-    from ..io.files import parse_size, set_input_limit  # not at the top: --help needs none of io's modules
-
-    try:
-        set_input_limit(parse_size(max_input_size))
-    except GameTreeError as error:
-        raise fail(error) from None
+    apply_global_options(max_input_size)
 
 
 def build_app(only: str | None = None) -> typer.Typer:
@@ -107,52 +101,9 @@ def __getattr__(name: str) -> typer.Typer:
     return built
 
 
-def _terminate(signum: int, frame: object) -> None:
-    raise Terminated
-
-
 def main() -> None:
-    """Console-script entry point: also catches what happens outside a command
-    (Ctrl-C while starting or ending, standard output closed before the final flush)."""
-    signal.signal(signal.SIGTERM, _terminate)
-    status: object = 0
-    try:
-        try:
-            build_app(command_named(sys.argv[1:]))()
-        except SystemExit as done:
-            status = done.code
-        if status == ExitCode.INTERRUPTED and not said_interrupted():  # typer's own: while reading the options
-            sys.stderr.write("gametree: interrupted\n")
-        try:
-            sys.stdout.flush()
-        except BrokenPipeError:
-            silence_stdout()
-            status = ExitCode.BROKEN_PIPE
-        except (OSError, ValueError):
-            pass
-        _ignore_signals_from_now_on()
-    except KeyboardInterrupt as interrupt:  # also in the last moments, after the command
-        status = interrupted(interrupt)
-        _ignore_signals_from_now_on()
-    if status in (ExitCode.INTERRUPTED, ExitCode.TERMINATED):
-        # Stopped: any partial file is already removed (atomic writes clean up on
-        # the way out). Skip the interpreter's teardown, which frees a big tree
-        # object by object (seconds), and a parsing thread that may still run.
-        sys.stderr.flush()
-        os._exit(status)  # type: ignore[arg-type]
-    raise SystemExit(status)
-
-
-def _ignore_signals_from_now_on() -> None:
-    """The run is over, its files are whole: ignore Ctrl-C and SIGTERM.
-
-    Python gives signals their default action back while it shuts down, so
-    without this a Ctrl-C during the teardown of a big tree killed the
-    process silently (status -2) after a successful run. Ignoring (not
-    blocking) covers every thread, also NumPy's BLAS workers.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    """Console-script entry point: the command line typer parses (:mod:`.process` ends the run)."""
+    run_process(lambda: build_app(command_named(sys.argv[1:]))())
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,7 +1,8 @@
 """The ``gametree`` command's entry point.
 
-It imports the command line itself: loading NumPy, rich and the rest takes a
-noticeable part of a second, and Ctrl-C meanwhile must end as quietly as
+The everyday command lines (``solve``, the help pages) run without typer
+(:mod:`.quick`). For the others it imports the command line itself: loading
+typer, NumPy, rich and the rest takes a noticeable part of a second, and Ctrl-C meanwhile must end as quietly as
 Ctrl-C later (one line, status 130; docs/safety.md). While the imports run,
 a signal is only noted: raised as KeyboardInterrupt inside a C extension's
 initialisation, it was sometimes swallowed there (the run then went on).
@@ -38,7 +39,15 @@ def main() -> None:
     previous = {signum: signal.signal(signum, note) for signum in _STATUS
                 if signal.getsignal(signum) is not signal.SIG_IGN}
     try:
-        from .app import main as run_command_line
+        from .process import run_process
+        from .quick import plan
+
+        quick_run = plan(sys.argv[1:])  # solve and the help pages: no typer to import (quick.py)
+        if quick_run is None:
+            from .app import main as run_command_line
+        else:
+            def run_command_line() -> None:
+                run_process(quick_run)
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)

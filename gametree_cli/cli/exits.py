@@ -1,4 +1,9 @@
-"""How a command ends: the contract's one-line errors and exit statuses, Ctrl-C, SIGTERM, a closed pipe."""
+"""How a command ends: the contract's one-line errors and exit statuses, Ctrl-C, SIGTERM, a closed pipe.
+
+Without typer: a command ends by raising :class:`SystemExit`, which typer lets
+through like its own ``typer.Exit`` and which the quick path (:mod:`.quick`),
+running a command without typer, ends on too.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +11,6 @@ import functools
 import os
 import sys
 from typing import Callable, ParamSpec
-
-import typer
 
 from ..core import progress
 from ..core.errors import ExitCode, GameTreeError
@@ -17,10 +20,10 @@ __all__ = ["fail", "reports_errors", "interrupted", "Terminated", "silence_stdou
 P = ParamSpec("P")
 
 
-def fail(error: GameTreeError) -> "typer.Exit":
+def fail(error: GameTreeError) -> SystemExit:
     """Print ``error`` as the contract's one line on stderr; the exit to raise."""
     sys.stderr.write(f"{error}\n")
-    return typer.Exit(ExitCode.BAD_INPUT)
+    return SystemExit(ExitCode.BAD_INPUT)
 
 
 def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
@@ -38,14 +41,14 @@ def reports_errors(command: Callable[P, None]) -> Callable[P, None]:
             raise fail(error) from None
         except BrokenPipeError:
             silence_stdout()
-            raise typer.Exit(ExitCode.BROKEN_PIPE) from None
+            raise SystemExit(ExitCode.BROKEN_PIPE) from None
         except KeyboardInterrupt as interrupt:
-            raise typer.Exit(interrupted(interrupt)) from None
+            raise SystemExit(interrupted(interrupt)) from None
         except (RecursionError, MemoryError) as error:
             if os.environ.get("GAMETREE_DEBUG"):
                 raise
             sys.stderr.write(f"gametree: error: the tree is too big or too deep to handle ({type(error).__name__})\n")
-            raise typer.Exit(ExitCode.BAD_INPUT) from None
+            raise SystemExit(ExitCode.BAD_INPUT) from None
 
     return run
 
@@ -66,10 +69,6 @@ def interrupted(interrupt: KeyboardInterrupt) -> int:
         return ExitCode.TERMINATED
     sys.stderr.write("gametree: interrupted\n")
     return ExitCode.INTERRUPTED
-
-
-def _terminate(signum: int, frame: object) -> None:
-    raise Terminated
 
 
 def silence_stdout() -> None:

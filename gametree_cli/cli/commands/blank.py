@@ -6,7 +6,8 @@ import typer
 
 from ..output import print_drawing
 from ..exits import reports_errors
-from ..options import Language, ShowDepthOption, check_show_depth, read_tree
+from ..inputs import check_show_depth, read_tree
+from ..options import Language, ShowDepthOption
 
 if TYPE_CHECKING:
     from ...core.model import Tree

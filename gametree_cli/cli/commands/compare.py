@@ -7,7 +7,8 @@ import typer
 
 from ..output import stdout_console, write_out
 from ..exits import reports_errors
-from ..options import Language, Order, OutputFormat, read_tree
+from ..inputs import read_tree
+from ..options import Language, Order, OutputFormat
 @reports_errors
 def compare_command(
     tree_file: Annotated[Optional[str], typer.Argument(metavar="TREE", help="Tree file or '-' for standard input.")] = None,

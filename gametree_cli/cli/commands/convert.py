@@ -12,7 +12,7 @@ import typer
 
 from ..output import write_out
 from ..exits import reports_errors
-from ..options import read_tree
+from ..inputs import read_tree
 
 if TYPE_CHECKING:
     from ...core.model import Tree

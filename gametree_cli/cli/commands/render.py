@@ -14,9 +14,9 @@ import typer
 
 from ..output import write_out
 from ..exits import reports_errors
+from ..inputs import check_show_depth, read_tree, search_options
 from ..options import (AlgoOption, BoundsOption, DepthOption, Language, Order, OrderOption, StrictOption, SumOption, TiesOption,
-                           TreeArgument, TreeTextOption, Variant, VariantOption, ShowDepthOption, check_show_depth, read_tree,
-                           search_options)
+                           TreeArgument, TreeTextOption, Variant, VariantOption, ShowDepthOption)
 from ...core.errors import GameTreeError
 
 __all__ = ["render_command", "PictureFormat", "picture_format"]

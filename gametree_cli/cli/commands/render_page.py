@@ -7,7 +7,7 @@ once with a recorder attached; the page and the pictures read that one run.
 from typing import Optional
 
 from ...search.registry import Options, solve
-from ..options import read_tree
+from ..inputs import read_tree
 from ..output import write_out
 from ...core.errors import GameTreeError
 from ...io.files import check_target, write_atomically
