@@ -100,6 +100,10 @@ def test_keywords_beside_options_apply_to_a_copy() -> None:
     hard = solve(AIMA, "alphabeta", options=given, variant="hard")
     assert hard.record.options["variant"] == "hard"
     assert given.variant == "soft"
+    tree = load_tree(TREES / "depth-limited.yaml")
+    limited = solve(tree, "alphabeta", options=given, depth=2)  # depth= beside options: a copy too
+    assert given.depth is None
+    assert solve(tree, "alphabeta", options=given).value == solve(tree, "alphabeta").value != limited.value
 
 
 def test_save_tree_says_force_true_from_python(tmp_path: Path) -> None:

@@ -108,7 +108,7 @@ def solve(
     if options is None:
         options = Options(depth=depth)
     else:
-        if extra:  # settings given with options: on a copy, so the caller's options stay as they were
+        if extra or depth is not None:  # settings given with options: on a copy, so the caller's options stay as they were
             options = replace(options, extra=dict(options.extra))
         if depth is not None:
             options.depth = depth
