@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import re
 from fractions import Fraction
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from gametree_cli import IllegalTreeError, TreeFormatError
-from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.io.loader import load_tree, parse_tree, suffix
 from gametree_cli.cli.app import app
 from gametree_cli.core.model import CHANCE, LEAF, MAX, MIN
 
@@ -257,3 +259,13 @@ def test_errors_are_value_errors_with_location() -> None:
         parse_tree('{"root": [1,', name="x.json", fmt="json")
     assert isinstance(caught.value, ValueError)
     assert caught.value.file == "x.json" and caught.value.line == 1
+
+
+@given(st.text(alphabet="ab./", max_size=9))
+@example("..json")
+@example("x.json/.")
+@example("foo.")
+@example("a/../b.yaml")
+def test_the_extension_is_read_as_pathlib_reads_it(name: str) -> None:
+    """format_for reads a name's suffix without importing pathlib (start-up): the same suffix as PurePosixPath's."""
+    assert suffix(name) == PurePosixPath(name).suffix

@@ -11,8 +11,7 @@ from __future__ import annotations
 import json
 import re
 import os
-from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..core.bulk import paused_gc
 from ..core.lazy import SMALL_TREE
@@ -24,6 +23,9 @@ from .document import DEFAULT_MAX_NODES, build_tree
 from .document_writer import TEXT_WRITERS
 from .locate import Locator, json_locator
 from .strict_json import loads_strict, not_utf8
+
+if TYPE_CHECKING:  # a text tree is read by name: only binary files and writers use pathlib (start-up)
+    from pathlib import Path
 
 __all__ = [
     "load_tree",
@@ -40,10 +42,10 @@ __all__ = [
 #: A document reader: (text, file name) -> (plain document, locator).
 DocumentReader = Callable[[str, str], tuple[Any, Locator | None]]
 #: A tree reader for formats that bypass plain documents (binary): (path, name) -> Tree.
-TreeReader = Callable[[Path, str], Tree]
+TreeReader = Callable[["Path", str], Tree]
 
 #: A tree writer: (tree, path) -> None; writes the file (atomically, see write_atomically).
-TreeWriter = Callable[[Tree, Path], None]
+TreeWriter = Callable[[Tree, "Path"], None]
 
 FORMATS: dict[str, DocumentReader] = {}
 TREE_READERS: dict[str, TreeReader] = {}
@@ -80,7 +82,15 @@ def register_format(
 
 def format_for(name: str) -> str | None:
     """The format a file name's extension selects, or None (sniff the content)."""
-    return EXTENSIONS.get(Path(name).suffix.lower())
+    return EXTENSIONS.get(suffix(name).lower())
+
+
+def suffix(name: str) -> str:
+    """``pathlib.PurePosixPath(name).suffix`` without importing pathlib (~5 ms of a small run's start-up):
+    the last dot of the last component and what follows, unless the dot starts or ends it."""
+    last = os.path.basename(os.path.normpath(name))
+    dot = last.rfind(".")
+    return last[dot:] if 0 < dot < len(last) - 1 else ""
 
 
 #: texts shorter than this (bytes or characters) skip the scanner: it hands over NumPy arrays, and importing
@@ -237,6 +247,8 @@ def load_tree(
     given = fmt
     fmt = fmt or format_for(name)
     if fmt in TREE_READERS:
+        from pathlib import Path  # here, not at the top: text trees are read by name (start-up)
+
         return TREE_READERS[fmt](Path(name), name)
     tick("read")
     data = read_input(name)
