@@ -15,9 +15,8 @@ their Python path.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterator, Sequence, overload
+from typing import Any, Iterator, NamedTuple, Sequence, overload
 
 from .lazy import lazy_module
 np = lazy_module("numpy")
@@ -141,8 +140,7 @@ class LazyValues(Sequence):
         return f"LazyValues({len(self)} nodes, {self.data.dtype}, denominator={self.denominator})"
 
 
-@dataclass
-class Numeric:
+class Numeric(NamedTuple):
     """A tree's values in NumPy form, computed once per tree (``Tree._numeric``).
 
     Attributes:
