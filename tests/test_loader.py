@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from gametree_cli import IllegalTreeError, TreeFormatError
 from gametree_cli.io.loader import load_tree, parse_tree, suffix
+from gametree_cli.io.strict_json import SHALLOW
 from gametree_cli.cli.app import app
 from gametree_cli.core.model import CHANCE, LEAF, MAX, MIN
 
@@ -160,6 +161,17 @@ def test_hundred_thousand_deep_chain_loads(tmp_path: Path) -> None:
     tree = load_tree(path)
     assert len(tree) == depth + 1
     assert tree.depths()[len(tree) - 1] == depth
+
+
+@pytest.mark.parametrize("depth", [SHALLOW // 2 - 1, SHALLOW // 2, SHALLOW])
+def test_chains_either_side_of_the_threads_threshold_load(depth: int) -> None:
+    """Below SHALLOW brackets json.loads runs in this thread (start-up: no thread, no threading), above in
+    deep_call's; both read the chain, and a key given twice is found either way."""
+    text = '{"root": ' + '{"children": [' * depth + "7" + "]}" * depth + "}"
+    tree = parse_tree(text, fmt="json")
+    assert len(tree) == depth + 1 and tree.depths()[depth] == depth
+    with pytest.raises(TreeFormatError, match="given twice"):
+        parse_tree(text[:-1] + ', "root": 1}', fmt="json")
 
 
 # -- bad input ----------------------------------------------------------------

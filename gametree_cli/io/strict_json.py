@@ -25,6 +25,11 @@ _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]')
 _DIGITS = re.compile(r"\d[\d_]{%d,}" % MAX_DIGITS)
 
 
+#: a text with fewer opening brackets than this cannot nest deeper than this thread's stack and recursion
+#: limit take: it is parsed here, without deep_call's thread (~1 ms of a small run's start-up, with threading's import)
+SHALLOW = 200
+
+
 class _DuplicateKey(ValueError):
     """Raised from inside the scanner; located afterwards by :func:`first_duplicate_key`."""
 
@@ -50,6 +55,8 @@ def loads_strict(text: str, name: str) -> Any:
             long to convert.
     """
     try:
+        if text.count("[") + text.count("{") < SHALLOW:  # (brackets in strings only raise the count)
+            return _loads_unique(text)
         return deep_call(_loads_unique, text)
     except _DuplicateKey:
         found = first_duplicate_key(text)
