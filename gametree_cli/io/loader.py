@@ -21,11 +21,12 @@ from .files import decode_input, read_input, read_stdin, write_atomically
 from ..core.model import Source, Tree
 from .document import DEFAULT_MAX_NODES, build_tree
 from .document_writer import TEXT_WRITERS
-from .locate import Locator, json_locator
 from .strict_json import loads_strict, not_utf8
 
 if TYPE_CHECKING:  # a text tree is read by name: only binary files and writers use pathlib (start-up)
     from pathlib import Path
+
+    from .locate import Locator
 
 __all__ = [
     "load_tree",
@@ -40,7 +41,7 @@ __all__ = [
 ]
 
 #: A document reader: (text, file name) -> (plain document, locator).
-DocumentReader = Callable[[str, str], tuple[Any, Locator | None]]
+DocumentReader = Callable[[str, str], tuple[Any, "Locator | None"]]
 #: A tree reader for formats that bypass plain documents (binary): (path, name) -> Tree.
 TreeReader = Callable[["Path", str], Tree]
 
@@ -109,6 +110,18 @@ def _may_reach_small_tree(text: str) -> bool:
     skips the scanner and NumPy's import (~0.07 s against ~0.02 s for json.loads and the builder).
     """
     return len(text) >= _SCAN_FROM and text.count(",") + text.count("[") + 1 >= _SCAN_NODES_FROM
+
+
+def json_locator(text: str) -> Locator:
+    """:func:`.locate.json_locator`, its module (and the compiled skipper it loads) imported when an error
+    first asks for a line: a good file never does (~1 ms of a small solve's start-up)."""
+
+    def locate(path: tuple[Any, ...]) -> tuple[int | None, int | None]:
+        from .locate import json_locator as locator
+
+        return locator(text)(path)
+
+    return locate
 
 
 def _read_json(text: str, name: str) -> tuple[Any, Locator | None]:

@@ -15,7 +15,6 @@ from typing import Any
 
 from ..core.errors import TreeFormatError
 from ..core.numbers import MAX_DIGITS
-from .locate import deep_call
 
 __all__ = ["loads_strict", "first_duplicate_key", "too_long_integer", "line_column", "not_utf8"]
 
@@ -57,6 +56,8 @@ def loads_strict(text: str, name: str) -> Any:
     try:
         if text.count("[") + text.count("{") < SHALLOW:  # (brackets in strings only raise the count)
             return _loads_unique(text)
+        from .locate import deep_call  # here, not at the top: a small text needs neither it nor its module
+
         return deep_call(_loads_unique, text)
     except _DuplicateKey:
         found = first_duplicate_key(text)
