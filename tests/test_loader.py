@@ -281,3 +281,11 @@ def test_errors_are_value_errors_with_location() -> None:
 def test_the_extension_is_read_as_pathlib_reads_it(name: str) -> None:
     """format_for reads a name's suffix without importing pathlib (start-up): the same suffix as PurePosixPath's."""
     assert suffix(name) == PurePosixPath(name).suffix
+
+
+def test_the_loaders_text_formats_are_the_writers() -> None:
+    """io/loader.py names the text formats so that reading imports no writer (start-up); they must agree."""
+    from gametree_cli.io.document_writer import TEXT_WRITERS
+    from gametree_cli.io.loader import TEXT_FORMATS, TREE_WRITERS
+
+    assert set(TEXT_FORMATS) == set(TEXT_WRITERS) and set(TEXT_FORMATS) <= set(TREE_WRITERS)

@@ -211,6 +211,7 @@ LEAN = {
     "threading": "a small text is parsed in this thread (io/strict_json.py's SHALLOW), not deep_call's",
     "signal": "only writers hold signals (io/files.py)",
     "gametree_cli.io.locate": "finds an error's line (with the compiled skipper, ~1 ms): a good file has none",
+    "gametree_cli.io.document_writer": "with document_text (~2 ms, big regular expressions): reading writes no tree",
 }
 
 LIBRARY_PROBE = """

@@ -20,7 +20,6 @@ from ..core.errors import TreeFormatError
 from .files import decode_input, read_input, read_stdin, write_atomically
 from ..core.model import Source, Tree
 from .document import DEFAULT_MAX_NODES, build_tree
-from .document_writer import TEXT_WRITERS
 from .strict_json import loads_strict, not_utf8
 
 if TYPE_CHECKING:  # a text tree is read by name: only binary files and writers use pathlib (start-up)
@@ -284,18 +283,25 @@ def _read_efg(text: str, name: str) -> tuple[Any, Locator | None]:
     return read_efg(text, name, allow_general_sum=True), None
 
 
-def _text_writer(render: Callable[[Tree], str]) -> TreeWriter:
-    """A tree writer from a function that renders the file's text."""
+#: the formats of document_writer.TEXT_WRITERS (a test checks they agree): named here so that reading a tree
+#: imports no writer (document_writer and document_text, ~1 ms of a small solve's start-up)
+TEXT_FORMATS = ("yaml", "json", "compact", "efg")
+
+
+def _text_writer(fmt: str) -> TreeWriter:
+    """A tree writer of a text format: document_writer's renderer for ``fmt``, imported when it writes."""
 
     def write(tree: Tree, path: Path) -> None:
-        write_atomically(path, render(tree))
+        from .document_writer import TEXT_WRITERS
+
+        write_atomically(path, TEXT_WRITERS[fmt](tree))
 
     return write
 
 
 register_format("efg", (".efg",), document_reader=_read_efg)
-for _name, _render in TEXT_WRITERS.items():
-    TREE_WRITERS[_name] = _text_writer(_render)
+for _name in TEXT_FORMATS:
+    TREE_WRITERS[_name] = _text_writer(_name)
 
 # gametree's own binary format: a reader and a writer of whole trees (NumPy arrays: imported when used).
 
