@@ -198,15 +198,15 @@ def test_the_command_line_asks_openblas_for_one_thread_unless_told(given: str | 
     assert done.stderr.splitlines()[-1] == f"THREADS {expected}"
 
 
-#: what a small JSON solve through the library no longer imports (docs/performance.md, "Issue 14: start-up";
-#: CPU of the whole process, AIMA fig. 5.2, against ~23 ms for the textbook script), and why each matters:
+#: what a small JSON solve through the library no longer imports, and why each matters (docs/performance.md,
+#: "the library's imports on a small solve": ~62 -> ~39 ms CPU for AIMA fig. 5.2, the textbook script ~23 ms):
 LEAN = {
     "pathlib": "~5 ms with urllib.parse, ipaddress, fnmatch: a tree is read by name (io/loader.py's suffix)",
     "dataclasses": "imports inspect, ast, dis, tokenize, copy (~8 ms): Tree, Options & co. are plain classes",
     "inspect": "the bulk of dataclasses' import, and of orjson's",
     "orjson": "~5 ms more (uuid, datetime, platform, and dataclasses): a small result is views/plain_json.py's",
     "uuid": "imported by orjson",
-    "fractions": "with numbers and a big regular expression: a tree of integers needs no Fraction (numbers.fraction_type)",
+    "fractions": "with numbers and a big regular expression: a tree of integers needs none (numbers.fraction_type)",
     "decimal": "only huge integers, positional decimals and chance sums use it",
     "threading": "a small text is parsed in this thread (io/strict_json.py's SHALLOW), not deep_call's",
     "signal": "only writers hold signals (io/files.py)",

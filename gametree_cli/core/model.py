@@ -91,7 +91,7 @@ class Tree:
 
     A plain class, not a dataclass: ``dataclasses`` imports ``inspect``
     (with ``ast``, ``dis``, ``tokenize``: ~8 ms, a third of a small solve's
-    whole budget; docs/performance.md, "Issue 14: start-up").
+    whole budget; docs/performance.md, "the library's imports on a small solve").
 
     Attributes:
         kind: per node, one of LEAF, MAX, MIN, CHANCE, PLAYER.

@@ -18,7 +18,7 @@ class Options:
     """Everything that shapes a search besides the tree and the observer.
 
     A plain class, not a dataclass: ``dataclasses`` imports ``inspect``, ~8 ms
-    of a small solve's start-up (docs/performance.md, "Issue 14: start-up").
+    of a small solve's start-up (docs/performance.md, "the library's imports on a small solve").
 
     Attributes:
         depth: plies below the root at which to stop and use ``eval``.

@@ -3,15 +3,15 @@
 Why: importing orjson costs more than a small solve's whole search and
 writing (it imports ``dataclasses`` and with it ``inspect``, ``ast`` and
 ``dis``, plus ``uuid``, ``datetime`` and ``platform``: ~13 ms of CPU in a
-run whose textbook peer takes ~23 ms; docs/performance.md, "Issue 14:
-start-up"). The result's text is fixed by orjson's form (two-space
-indentation, compact lines per node), so :func:`dumps` writes exactly
-orjson's bytes: strings through the standard library's C encoder (the same
-escapes: ``tests/test_plain_json.py`` compares every code point), integers
-as Python writes them, floats in orjson's shortest form (``1e-7``,
-``0.00001``, ``1e16`` where Python writes ``1e-07``, ``1e-05``,
-``1e+16``), NaN and infinities as ``null``. The big writer
-(:mod:`.json_text`) keeps orjson, which a million lines need.
+run whose textbook peer takes ~23 ms; docs/performance.md, "the library's
+imports on a small solve"). The result's text is fixed by orjson's form
+(two-space indentation, compact lines per node), so :func:`dumps` writes
+exactly orjson's bytes: strings through the standard library's C encoder
+(the same escapes: ``tests/test_plain_json.py`` compares every code point),
+integers as Python writes them, floats in orjson's shortest form (``1e-7``
+and ``0.00001`` where Python writes ``1e-07`` and ``1e-05``), NaN and
+infinities as ``null``. The big writer (:mod:`.json_text`) keeps orjson,
+which a million lines need.
 """
 
 from __future__ import annotations
