@@ -106,6 +106,17 @@ def test_keywords_beside_options_apply_to_a_copy() -> None:
     assert solve(tree, "alphabeta", options=given).value == solve(tree, "alphabeta").value != limited.value
 
 
+def test_options_compare_print_and_copy_as_the_dataclass_did() -> None:
+    """Options is a plain class (no dataclasses import at start-up): equal by fields, shown by them, copied with
+    its own ``extra``."""
+    given = Options(depth=2, extra={"ties": "first"})
+    copy = given.copy()
+    assert copy == given and copy is not given and copy.extra is not given.extra
+    copy.extra["sum"] = 10
+    assert copy != given and given.extra == {"ties": "first"} and Options() == Options()
+    assert repr(given) == "Options(depth=2, variant='soft', strict=False, order='given', extra={'ties': 'first'})"
+
+
 def test_save_tree_says_force_true_from_python(tmp_path: Path) -> None:
     target = tmp_path / "t.json"
     target.write_text("{}")

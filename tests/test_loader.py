@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import re
 from fractions import Fraction
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from gametree_cli import IllegalTreeError, TreeFormatError
-from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.io.loader import load_tree, parse_tree, suffix
+from gametree_cli.io.strict_json import SHALLOW
 from gametree_cli.cli.app import app
 from gametree_cli.core.model import CHANCE, LEAF, MAX, MIN
 
@@ -160,6 +163,17 @@ def test_hundred_thousand_deep_chain_loads(tmp_path: Path) -> None:
     assert tree.depths()[len(tree) - 1] == depth
 
 
+@pytest.mark.parametrize("depth", [SHALLOW // 2 - 1, SHALLOW // 2, SHALLOW])
+def test_chains_either_side_of_the_threads_threshold_load(depth: int) -> None:
+    """Below SHALLOW brackets json.loads runs in this thread (start-up: no thread, no threading), above in
+    deep_call's; both read the chain, and a key given twice is found either way."""
+    text = '{"root": ' + '{"children": [' * depth + "7" + "]}" * depth + "}"
+    tree = parse_tree(text, fmt="json")
+    assert len(tree) == depth + 1 and tree.depths()[depth] == depth
+    with pytest.raises(TreeFormatError, match="given twice"):
+        parse_tree(text[:-1] + ', "root": 1}', fmt="json")
+
+
 # -- bad input ----------------------------------------------------------------
 
 BAD = [
@@ -257,3 +271,21 @@ def test_errors_are_value_errors_with_location() -> None:
         parse_tree('{"root": [1,', name="x.json", fmt="json")
     assert isinstance(caught.value, ValueError)
     assert caught.value.file == "x.json" and caught.value.line == 1
+
+
+@given(st.text(alphabet="ab./", max_size=9))
+@example("..json")
+@example("x.json/.")
+@example("foo.")
+@example("a/../b.yaml")
+def test_the_extension_is_read_as_pathlib_reads_it(name: str) -> None:
+    """format_for reads a name's suffix without importing pathlib (start-up): the same suffix as PurePosixPath's."""
+    assert suffix(name) == PurePosixPath(name).suffix
+
+
+def test_the_loaders_text_formats_are_the_writers() -> None:
+    """io/loader.py names the text formats so that reading imports no writer (start-up); they must agree."""
+    from gametree_cli.io.document_writer import TEXT_WRITERS
+    from gametree_cli.io.loader import TEXT_FORMATS, TREE_WRITERS
+
+    assert set(TEXT_FORMATS) == set(TEXT_WRITERS) and set(TEXT_FORMATS) <= set(TREE_WRITERS)

@@ -43,11 +43,11 @@ AIMA = {"root": {"type": "max", "children": [
     {"move": "a1", "children": [3, 12, 8]}, {"move": "a2", "children": [2, 4, 6]}, {"move": "a3", "children": [14, 5, 2]}]}}
 
 
-def loaded_by(args: list[str], **environ: str) -> tuple[set[str], str]:
-    """The heavy libraries a ``gametree`` run with ``args`` loaded, and its standard output (a pipe,
-    with none of the variables that make rich colour it unless given in ``environ``)."""
+def loaded_by(args: list[str], names: tuple[str, ...] = HEAVY, **environ: str) -> tuple[set[str], str]:
+    """Which of ``names`` (the heavy libraries) a ``gametree`` run with ``args`` loaded, and its standard output
+    (a pipe, with none of the variables that make rich colour it unless given in ``environ``)."""
     env = {name: value for name, value in os.environ.items() if name not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
-    done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=HEAVY, args=args)], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", PROBE.format(heavy=names, args=args)], capture_output=True, text=True,
                           env=env | environ)
     assert done.returncode == 0, done.stderr
     line = [text for text in done.stderr.splitlines() if text.startswith("LOADED ")][-1]
@@ -196,3 +196,70 @@ def test_the_command_line_asks_openblas_for_one_thread_unless_told(given: str | 
     done = subprocess.run([sys.executable, "-c", OPENBLAS_PROBE], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines()[-1] == f"THREADS {expected}"
+
+
+#: what a small JSON solve through the library no longer imports, and why each matters (docs/performance.md,
+#: "the library's imports on a small solve": ~62 -> ~39 ms CPU for AIMA fig. 5.2, the textbook script ~23 ms):
+LEAN = {
+    "pathlib": "~5 ms with urllib.parse, ipaddress, fnmatch: a tree is read by name (io/loader.py's suffix)",
+    "dataclasses": "imports inspect, ast, dis, tokenize, copy (~8 ms): Tree, Options & co. are plain classes",
+    "inspect": "the bulk of dataclasses' import, and of orjson's",
+    "orjson": "~5 ms more (uuid, datetime, platform, and dataclasses): a small result is views/plain_json.py's",
+    "uuid": "imported by orjson",
+    "fractions": "with numbers and a big regular expression: a tree of integers needs none (numbers.fraction_type)",
+    "decimal": "only huge integers, positional decimals and chance sums use it",
+    "threading": "a small text is parsed in this thread (io/strict_json.py's SHALLOW), not deep_call's",
+    "signal": "only writers hold signals (io/files.py)",
+    "gametree_cli.io.locate": "finds an error's line (with the compiled skipper, ~1 ms): a good file has none",
+    "gametree_cli.io.document_writer": "with document_text (~2 ms, big regular expressions): reading writes no tree",
+}
+
+LIBRARY_PROBE = """
+import atexit, io, sys
+
+def loaded():
+    found = [name for name in {names!r} if name in sys.modules and type(sys.modules[name]).__name__ != "_LazyModule"]
+    sys.stderr.write("LOADED " + ",".join(found) + "\\n")
+
+atexit.register(loaded)
+from gametree_cli.io.loader import load_tree
+from gametree_cli.search.registry import solve
+record = solve(load_tree({path!r}), None)
+if {output!r} == "json":
+    from gametree_cli.views.result_json import write_record
+    write_record(record, sys.stdout)
+else:
+    from gametree_cli.views.annotated import render_result
+    sys.stdout.write(render_result(record, "en").plain_text())
+"""
+
+
+@pytest.mark.parametrize("output", ["json", "text"])
+def test_a_small_solve_through_the_library_loads_none_of_the_lean_list(aima: str, output: str) -> None:
+    """Issue 14, target 1: the library's own share of a small solve (what the command line calls)."""
+    done = subprocess.run([sys.executable, "-c", LIBRARY_PROBE.format(names=tuple(LEAN), path=aima, output=output)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert ('"value": 3' if output == "json" else ": value 3 · ") in done.stdout
+    line = [text for text in done.stderr.splitlines() if text.startswith("LOADED ")][-1]
+    assert set(filter(None, line[len("LOADED "):].split(","))) == set()
+
+
+def test_the_lean_probe_sees_what_a_chance_tree_with_fractions_loads(tmp_path: Path) -> None:
+    """The probe can see the modules it looks for (else the test above could not fail)."""
+    path = tmp_path / "chance.json"
+    path.write_text(json.dumps(CHANCE), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", LIBRARY_PROBE.format(names=tuple(LEAN), path=str(path), output="json")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert {"fractions", "decimal"} <= set(done.stderr.splitlines()[-1][len("LOADED "):].split(","))
+
+
+@pytest.mark.parametrize("output", ["json", "text"])
+def test_a_small_solve_through_the_command_line_loads_none_of_the_lean_list(aima: str, output: str) -> None:
+    """The quick path (cli/quick.py) runs solve without typer, which imports most of LEAN (inspect, dataclasses,
+    pathlib...): `gametree -- solve` (typer reads the command line) does load them, so the probe can see them."""
+    loaded, text = loaded_by(["solve", aima, "--format", output], tuple(LEAN))
+    assert ("value" in text) and loaded == {"signal"}  # the command line's own: Ctrl-C and SIGTERM (cli/entry.py)
+    through_typer, _ = loaded_by(["--", "solve", aima, "--format", output], tuple(LEAN))
+    assert {"inspect", "pathlib"} <= through_typer

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping
-from fractions import Fraction
 from typing import Any, Callable, Iterator, Sequence
 
 from .lazy import lazy_module
@@ -181,6 +180,7 @@ class Column(Sequence):
         if self.denominator == 1 or self.data.dtype.kind == "f":
             return _same
         denominator = self.denominator
+        from fractions import Fraction  # here, not at the top: a tree of integers never needs fractions (core/numbers.py: fraction_type)
 
         def exact(numerator: int) -> Value:
             value = Fraction(numerator, denominator)

@@ -20,8 +20,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from itertools import accumulate
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 from .buffers import is_small
 from .numbers import Number, Value
@@ -73,8 +72,7 @@ def default_id(node: int, explicit: dict[int, str], parent: Sequence[int], first
     return f"{name}.{tail}" if tail else name
 
 
-@dataclass
-class Source:
+class Source(NamedTuple):
     """Where a tree came from, so that late errors can still name file:line.
 
     Attributes:
@@ -88,9 +86,12 @@ class Source:
     locate: Callable[[tuple[int, ...]], tuple[int | None, int | None]] | None = None
 
 
-@dataclass(eq=False)
 class Tree:
     """An explicit game tree.
+
+    A plain class, not a dataclass: ``dataclasses`` imports ``inspect``
+    (with ``ast``, ``dis``, ``tokenize``: ~8 ms, a third of a small solve's
+    whole budget; docs/performance.md, "the library's imports on a small solve").
 
     Attributes:
         kind: per node, one of LEAF, MAX, MIN, CHANCE, PLAYER.
@@ -113,31 +114,33 @@ class Tree:
         source: where the tree was read from.
     """
 
-    kind: bytearray
-    first: array
-    count: array
-    value: list[Value | None]
-    player: array
-    prob: list[Number | None] | None = None
-    evals: dict[int, Value] = field(default_factory=dict)
-    explicit_ids: dict[int, str] = field(default_factory=dict)
-    moves: dict[int, str] = field(default_factory=dict)
-    extra: dict[int, dict[str, object]] = field(default_factory=dict)
-    players: tuple[str, ...] = ("MAX", "MIN")
-    vector_payoffs: bool = False
-    total: Number | None = None
-    bounds: tuple[Number, Number] | None = None
-    title: str | None = None
-    source: Source | None = None
-    _ids: list[str] | None = field(default=None, repr=False)
-    _index: dict[str, int] | None = field(default=None, repr=False)
-    _parent: array | None = field(default=None, repr=False)
-    _depth: array | None = field(default=None, repr=False)
-    #: NumPy forms of the values for vectorised searches (see algorithms/sweep.py)
-    _numeric: object | None = field(default=None, repr=False)
-    #: running sums of the child counts (subtree_size), made on first use
-    _totals: array | None = field(default=None, repr=False)
-    _recent_ids: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
+    __slots__ = ("kind", "first", "count", "value", "player", "prob", "evals", "explicit_ids", "moves", "extra", "players",
+                 "vector_payoffs", "total", "bounds", "title", "source", "_ids", "_index", "_parent", "_depth",
+                 "_numeric", "_totals", "_recent_ids")
+
+    def __init__(self, kind: bytearray, first: array, count: array, value: list[Value | None], player: array,
+                 prob: list[Number | None] | None = None, evals: dict[int, Value] | None = None,
+                 explicit_ids: dict[int, str] | None = None, moves: dict[int, str] | None = None,
+                 extra: dict[int, dict[str, object]] | None = None, players: tuple[str, ...] = ("MAX", "MIN"),
+                 vector_payoffs: bool = False, total: Number | None = None,
+                 bounds: tuple[Number, Number] | None = None, title: str | None = None,
+                 source: Source | None = None) -> None:
+        self.kind, self.first, self.count, self.value, self.player, self.prob = kind, first, count, value, player, prob
+        self.evals: dict[int, Value] = {} if evals is None else evals
+        self.explicit_ids: dict[int, str] = {} if explicit_ids is None else explicit_ids
+        self.moves: dict[int, str] = {} if moves is None else moves
+        self.extra: dict[int, dict[str, object]] = {} if extra is None else extra
+        self.players, self.vector_payoffs, self.total, self.bounds = players, vector_payoffs, total, bounds
+        self.title, self.source = title, source
+        self._ids: list[str] | None = None
+        self._index: dict[str, int] | None = None
+        self._parent: array | None = None
+        self._depth: array | None = None
+        #: NumPy forms of the values for vectorised searches (see algorithms/sweep.py)
+        self._numeric: object | None = None
+        #: running sums of the child counts (subtree_size), made on first use
+        self._totals: array | None = None
+        self._recent_ids: dict[int, str] = {}
 
     # -- shape ---------------------------------------------------------------
 

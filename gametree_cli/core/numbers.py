@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal
-from fractions import Fraction
-from typing import Union
+import sys
+from typing import TYPE_CHECKING, Union
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 __all__ = [
     "Number",
@@ -29,9 +31,11 @@ __all__ = [
     "number_to_json",
     "value_to_json",
     "is_exact",
+    "is_fraction",
+    "fraction_type",
 ]
 
-Number = Union[int, Fraction, float]
+Number = Union[int, "Fraction", float]
 #: A node's value: a number, or a tuple of numbers (one per player) in n-player trees.
 Value = Union[Number, tuple[Number, ...]]
 
@@ -47,10 +51,29 @@ _INTEGER = re.compile(r"^\s*[-+]?\d+\s*$")
 _DECIMAL = re.compile(r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$")
 
 
+def fraction_type() -> type | None:
+    """:class:`fractions.Fraction`, or None while :mod:`fractions` was never imported.
+
+    Why: no value can be a Fraction before the module is imported, and a tree
+    of integers never needs it (with :mod:`decimal`, which it imports, ~2 ms
+    of a small solve's start-up; docs/performance.md). The one place that
+    looks: modules build Fractions with a ``from fractions import Fraction``
+    where they make one, and test for them with this or :func:`is_fraction`.
+    """
+    fractions = sys.modules.get("fractions")
+    return None if fractions is None else fractions.Fraction  # type: ignore[no-any-return]
+
+
+def is_fraction(number: object) -> bool:
+    """``isinstance(number, Fraction)``, without importing :mod:`fractions` (:func:`fraction_type`)."""
+    kind = fraction_type()
+    return kind is not None and isinstance(number, kind)
+
+
 def normalize(number: Number) -> Number:
     """Turn a whole-valued Fraction into an int, leave everything else alone."""
-    if type(number) is Fraction and number.denominator == 1:
-        return number.numerator
+    if number.__class__ is fraction_type() and number.denominator == 1:  # type: ignore[union-attr]
+        return number.numerator  # type: ignore[union-attr]
     return number
 
 
@@ -78,8 +101,8 @@ def parse_number(raw: object) -> Number:
         if not math.isfinite(raw):
             raise ValueError(f"{_show(raw)} is not a finite number")
         return raw
-    if isinstance(raw, Fraction):
-        return normalize(raw)
+    if is_fraction(raw):
+        return normalize(raw)  # type: ignore[arg-type]
     if isinstance(raw, str):
         match = _FRACTION.match(raw)
         longest = max((len(run) for run in _DIGIT_RUN.findall(raw)), default=0)
@@ -89,6 +112,8 @@ def parse_number(raw: object) -> Number:
             denominator = int(match.group(2))
             if denominator == 0:
                 raise ValueError(f"{_show(raw)} divides by zero")
+            from fractions import Fraction  # here, not at the top: a tree of integers never needs it
+
             return normalize(Fraction(int(match.group(1)), denominator))
         if _INTEGER.match(raw):
             return int(raw)
@@ -146,6 +171,8 @@ def integer_text(number: int) -> str:
     try:
         return int.__repr__(number)
     except ValueError:
+        from decimal import Decimal  # here, not at the top: only an integer of over 4300 digits needs it
+
         return format(Decimal(number), "f")
 
 
@@ -163,7 +190,7 @@ def format_number(number: Number | None) -> str:
         if math.isinf(number):
             return "inf" if number > 0 else "-inf"
         return _decimal_text(number)
-    if isinstance(number, Fraction):
+    if is_fraction(number):
         if number.denominator == 1:
             return integer_text(number.numerator)
         return f"{integer_text(number.numerator)}/{integer_text(number.denominator)}"
@@ -181,6 +208,8 @@ def _decimal_text(number: float) -> str:
     text = repr(number)
     if "e" not in text or not _POSITIONAL[0] <= abs(number) < _POSITIONAL[1]:
         return text
+    from decimal import Decimal  # here, not at the top: only a decimal past 1e16 or below 1e-4 needs it
+
     text = format(Decimal(text), "f")  # the same digits, exactly: repr's shortest form, zeros written out
     return text if "." in text else text + ".0"  # 1e+16 -> 10000000000000000.0: still a decimal, as 5.0 is
 
@@ -204,7 +233,7 @@ def number_to_json(number: Number) -> int | float | str:
     string of its digits, as a fraction is."""
     if number.__class__ is int:
         return number if _printable(number) else integer_text(number)
-    if isinstance(number, Fraction):
+    if is_fraction(number):
         if number.denominator == 1:
             return number_to_json(number.numerator)
         return f"{integer_text(number.numerator)}/{integer_text(number.denominator)}"

@@ -15,15 +15,13 @@ their Python path.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any, Iterator, Sequence, overload
+from typing import Any, Iterator, NamedTuple, Sequence, overload
 
 from .lazy import lazy_module
 np = lazy_module("numpy")
 
 from .model import Tree
-from .numbers import Number, Value
+from .numbers import Number, Value, fraction_type
 
 __all__ = ["LazyValues", "Numeric", "numeric_values", "numeric_from_leaves", "numeric_from_array",
            "int64_view", "LIMIT"]
@@ -71,6 +69,8 @@ class LazyValues(Sequence):
             return float(raw)
         if self.denominator == 1:
             return int(raw)
+        from fractions import Fraction  # here, not at the top: a tree of integers never needs fractions (core/numbers.py: fraction_type)
+
         exact = Fraction(int(raw), self.denominator)
         return exact.numerator if exact.denominator == 1 else exact
 
@@ -88,6 +88,8 @@ class LazyValues(Sequence):
         raw = self.data.item(index)  # a Python int or float, without a NumPy scalar in between
         if self.denominator == 1 or type(raw) is float:
             return raw
+        from fractions import Fraction  # here, not at the top: a tree of integers never needs fractions (core/numbers.py: fraction_type)
+
         exact = Fraction(raw, self.denominator)
         return exact.numerator if exact.denominator == 1 else exact
 
@@ -99,6 +101,8 @@ class LazyValues(Sequence):
         if self.data.dtype.kind == "f" or self.denominator == 1:
             values: list[Any] = raw.tolist()
         else:
+            from fractions import Fraction  # here, not at the top: a tree of integers never needs fractions (core/numbers.py: fraction_type)
+
             denominator = self.denominator
             values = [Fraction(number, denominator) for number in raw.tolist()]
             values = [value.numerator if value.denominator == 1 else value for value in values]
@@ -141,8 +145,7 @@ class LazyValues(Sequence):
         return f"LazyValues({len(self)} nodes, {self.data.dtype}, denominator={self.denominator})"
 
 
-@dataclass
-class Numeric:
+class Numeric(NamedTuple):
     """A tree's values in NumPy form, computed once per tree (``Tree._numeric``).
 
     Attributes:
@@ -178,6 +181,8 @@ def _scaled(numbers: list[Any]) -> tuple[np.ndarray, int] | None:
         if len(data) and max(-int(data.min()), int(data.max())) >= LIMIT:  # (np.abs(-2**63) is -2**63)
             return None
         return data, 1
+    from fractions import Fraction  # here, not at the top: a tree of integers never needs fractions (core/numbers.py: fraction_type)
+
     if not kinds <= {int, Fraction}:
         return None
     denominator = 1
@@ -267,8 +272,9 @@ def _exact_probabilities(prob: Sequence[Number | None]) -> tuple[np.ndarray, int
     """
     distinct: dict[int, Number] = {id(p): p for p in prob if p is not None}
     denominator = 1
+    fraction = fraction_type()
     for p in distinct.values():
-        if type(p) is Fraction:
+        if type(p) is fraction:
             denominator = denominator * p.denominator // math.gcd(denominator, p.denominator)
         elif type(p) is not int:
             return None

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 from contextlib import contextmanager
 from typing import Any, Iterator, TextIO
 
@@ -46,6 +45,8 @@ class _Display:
     """The rich bar, fed from ``_latest`` by a thread of its own."""
 
     def __init__(self, stream: TextIO, delay: float) -> None:
+        import threading  # here, not at the top: only a terminal's bar needs a thread (start-up)
+
         self.stream = stream
         self.delay = delay
         self.stopped = threading.Event()

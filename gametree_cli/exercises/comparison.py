@@ -8,7 +8,7 @@ over all the nodes within the depth limit, the ones an exhaustive search visits.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from ..search.registry import Options, fitting_algorithms, solve
@@ -82,7 +82,7 @@ def compare_algorithms(tree: Tree, options: Options | None = None) -> list[Compa
     rows: list[Comparison] = []
     for name in names:
         try:
-            record = solve(tree, name, options=replace(options, extra=dict(options.extra)))
+            record = solve(tree, name, options=options.copy())
         except AlgorithmError as error:  # refuses these options; bad trees still raise
             rows.append(Comparison(name, None, error, searchable))
             continue

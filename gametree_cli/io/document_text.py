@@ -10,11 +10,10 @@ from __future__ import annotations
 import json
 import math
 import re
-from fractions import Fraction
 from typing import Any, Callable
 
 from ..core.errors import GameTreeError
-from ..core.numbers import Number
+from ..core.numbers import Number, is_fraction
 
 __all__ = ["document_to_json", "document_to_yaml", "flow_json", "number_to_document", "BLOCK_DEPTH"]
 
@@ -24,8 +23,8 @@ BLOCK_DEPTH = 40
 
 def number_to_document(number: Number) -> int | float | str:
     """A number as a document holds it: int, float (a decimal input), or ``"a/b"``."""
-    if isinstance(number, Fraction):
-        if number.denominator == 1:
+    if is_fraction(number):
+        if number.denominator == 1:  # type: ignore[union-attr]
             return number.numerator
         return f"{number.numerator}/{number.denominator}"
     return number
@@ -80,7 +79,7 @@ def _json_scalar(item: Any) -> str:
         if not math.isfinite(item):
             raise GameTreeError(f"{item!r} is not a finite number")
         return repr(item)
-    if isinstance(item, Fraction):
+    if is_fraction(item):
         return _json_string(str(number_to_document(item))) if item.denominator != 1 else str(item.numerator)
     raise TypeError(f"cannot write {type(item).__name__} in a tree document")
 

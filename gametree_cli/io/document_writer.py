@@ -16,12 +16,11 @@ and JSON read alike.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any, Callable
 
 from ..core.errors import GameTreeError
 from ..core.model import CHANCE, LEAF, MAX, MIN, PLAYER, Tree
-from ..core.numbers import Value
+from ..core.numbers import Value, is_fraction
 from .document import NODE_KEYS
 from .document_text import document_to_json, document_to_yaml, flow_json, number_to_document
 
@@ -77,6 +76,8 @@ def _implicit_uniform(tree: Tree, node: int) -> bool:
     """True when a chance node's children are exactly equally likely (``p`` may be left out)."""
     assert tree.prob is not None
     n_children = tree.count[node]
+    from fractions import Fraction  # here, not at the top: a tree of integers never needs fractions (core/numbers.py: fraction_type)
+
     share = Fraction(1, n_children)
     for child in tree.children(node):
         p = tree.prob[child]
@@ -170,7 +171,7 @@ def _nodes(tree: Tree) -> Any:
             entry["eval"] = value_to_document(evals[node])
         for key, item in extra.get(node, {}).items():
             if key in _EXTRA_KEYS and item is not None:
-                entry[key] = number_to_document(item) if isinstance(item, (int, float, Fraction)) and not isinstance(item, bool) else item
+                entry[key] = number_to_document(item) if (isinstance(item, (int, float)) or is_fraction(item)) and not isinstance(item, bool) else item
         start = first[node]
         children = built[start : start + n_children]
         for child in range(start, start + n_children):

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 from array import array
-from fractions import Fraction
 from typing import Any
 
 from ..core.lazy import SMALL_TREE, lazy_module
@@ -306,6 +305,8 @@ def _probabilities(children: list[Any], known: dict[tuple[Any, ...], list[Number
         return shares
     n_given = sum(p is not None for p in given)
     if n_given == 0:
+        from fractions import Fraction  # here, not at the top: a tree of integers never needs fractions (core/numbers.py: fraction_type)
+
         share = Fraction(1, len(children))
         return [1 if share == 1 else share] * len(children)
     if n_given != len(given):

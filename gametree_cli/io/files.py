@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import stat
 import sys
 from contextlib import contextmanager
-from pathlib import Path
-from typing import BinaryIO, Iterator, Sequence
+from typing import TYPE_CHECKING, BinaryIO, Iterator, Sequence
 
 from ..core.errors import GameTreeError, TreeFormatError
 from .strict_json import not_utf8
+
+if TYPE_CHECKING:  # imported by the writers that use it: reading a tree needs no pathlib (start-up, docs/performance.md)
+    from pathlib import Path
 
 __all__ = [
     "DEFAULT_MAX_INPUT_BYTES",
@@ -238,6 +239,8 @@ def atomic_output(path: str | os.PathLike[str], *, force: bool = False, protect:
         GameTreeError: the checks of :func:`check_target` (made again just
             before the rename), or a write that failed.
     """
+    from pathlib import Path  # here, not at the top: a run that writes no file never loads it (start-up)
+
     name = os.fspath(path)
     check_target(name, force=force, protect=protect, force_hint=force_hint)
     if _is_stream(name):
@@ -274,6 +277,8 @@ def _signals_held() -> Iterator[None]:
     only held (POSIX ``pthread_sigmask``), never lost: it arrives when the
     block ends. Elsewhere the block simply runs.
     """
+    import signal  # here, not at the top: only writers hold signals (start-up)
+
     held = {signal.SIGINT, signal.SIGTERM}
     block = getattr(signal, "pthread_sigmask", None)
     previous = block(signal.SIG_BLOCK, held) if block is not None else None
@@ -331,6 +336,8 @@ def write_atomically(path: str | os.PathLike[str], data: str | bytes, *, force: 
 def private_folder(beside: str | os.PathLike[str]) -> Iterator[Path]:
     """A new private folder beside ``beside`` (``.NAME.xxxx.tmp``) to build several files in; removed
     whole whatever happens, Ctrl-C included (a set of files published only when all of it is written)."""
+    from pathlib import Path  # here, not at the top (start-up)
+
     leftovers: list[Path] = []
     try:
         try:

@@ -11,8 +11,7 @@ from __future__ import annotations
 import json
 import re
 import os
-from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..core.bulk import paused_gc
 from ..core.lazy import SMALL_TREE
@@ -21,9 +20,12 @@ from ..core.errors import TreeFormatError
 from .files import decode_input, read_input, read_stdin, write_atomically
 from ..core.model import Source, Tree
 from .document import DEFAULT_MAX_NODES, build_tree
-from .document_writer import TEXT_WRITERS
-from .locate import Locator, json_locator
 from .strict_json import loads_strict, not_utf8
+
+if TYPE_CHECKING:  # a text tree is read by name: only binary files and writers use pathlib (start-up)
+    from pathlib import Path
+
+    from .locate import Locator
 
 __all__ = [
     "load_tree",
@@ -38,12 +40,12 @@ __all__ = [
 ]
 
 #: A document reader: (text, file name) -> (plain document, locator).
-DocumentReader = Callable[[str, str], tuple[Any, Locator | None]]
+DocumentReader = Callable[[str, str], tuple[Any, "Locator | None"]]
 #: A tree reader for formats that bypass plain documents (binary): (path, name) -> Tree.
-TreeReader = Callable[[Path, str], Tree]
+TreeReader = Callable[["Path", str], Tree]
 
 #: A tree writer: (tree, path) -> None; writes the file (atomically, see write_atomically).
-TreeWriter = Callable[[Tree, Path], None]
+TreeWriter = Callable[[Tree, "Path"], None]
 
 FORMATS: dict[str, DocumentReader] = {}
 TREE_READERS: dict[str, TreeReader] = {}
@@ -80,7 +82,15 @@ def register_format(
 
 def format_for(name: str) -> str | None:
     """The format a file name's extension selects, or None (sniff the content)."""
-    return EXTENSIONS.get(Path(name).suffix.lower())
+    return EXTENSIONS.get(suffix(name).lower())
+
+
+def suffix(name: str) -> str:
+    """``pathlib.PurePosixPath(name).suffix`` without importing pathlib (~5 ms of a small run's start-up):
+    the last dot of the last component and what follows, unless the dot starts or ends it."""
+    last = os.path.basename(os.path.normpath(name))
+    dot = last.rfind(".")
+    return last[dot:] if 0 < dot < len(last) - 1 else ""
 
 
 #: texts shorter than this (bytes or characters) skip the scanner: it hands over NumPy arrays, and importing
@@ -99,6 +109,18 @@ def _may_reach_small_tree(text: str) -> bool:
     skips the scanner and NumPy's import (~0.07 s against ~0.02 s for json.loads and the builder).
     """
     return len(text) >= _SCAN_FROM and text.count(",") + text.count("[") + 1 >= _SCAN_NODES_FROM
+
+
+def json_locator(text: str) -> Locator:
+    """:func:`.locate.json_locator`, its module (and the compiled skipper it loads) imported when an error
+    first asks for a line: a good file never does (~1 ms of a small solve's start-up)."""
+
+    def locate(path: tuple[Any, ...]) -> tuple[int | None, int | None]:
+        from .locate import json_locator as locator
+
+        return locator(text)(path)
+
+    return locate
 
 
 def _read_json(text: str, name: str) -> tuple[Any, Locator | None]:
@@ -237,6 +259,8 @@ def load_tree(
     given = fmt
     fmt = fmt or format_for(name)
     if fmt in TREE_READERS:
+        from pathlib import Path  # here, not at the top: text trees are read by name (start-up)
+
         return TREE_READERS[fmt](Path(name), name)
     tick("read")
     data = read_input(name)
@@ -259,18 +283,25 @@ def _read_efg(text: str, name: str) -> tuple[Any, Locator | None]:
     return read_efg(text, name, allow_general_sum=True), None
 
 
-def _text_writer(render: Callable[[Tree], str]) -> TreeWriter:
-    """A tree writer from a function that renders the file's text."""
+#: the formats of document_writer.TEXT_WRITERS (a test checks they agree): named here so that reading a tree
+#: imports no writer (document_writer and document_text, ~1 ms of a small solve's start-up)
+TEXT_FORMATS = ("yaml", "json", "compact", "efg")
+
+
+def _text_writer(fmt: str) -> TreeWriter:
+    """A tree writer of a text format: document_writer's renderer for ``fmt``, imported when it writes."""
 
     def write(tree: Tree, path: Path) -> None:
-        write_atomically(path, render(tree))
+        from .document_writer import TEXT_WRITERS
+
+        write_atomically(path, TEXT_WRITERS[fmt](tree))
 
     return write
 
 
 register_format("efg", (".efg",), document_reader=_read_efg)
-for _name, _render in TEXT_WRITERS.items():
-    TREE_WRITERS[_name] = _text_writer(_render)
+for _name in TEXT_FORMATS:
+    TREE_WRITERS[_name] = _text_writer(_name)
 
 # gametree's own binary format: a reader and a writer of whole trees (NumPy arrays: imported when used).
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import sys
-import threading
 import time
 from typing import Any, Callable, TypeVar
 
@@ -42,6 +41,8 @@ def deep_call(function: Callable[..., T], *args: Any) -> T:
     ends the run at once instead of after the parse (the process does not
     wait for a daemon thread when it exits).
     """
+    import threading  # here, not at the top: a small file is parsed without a thread (strict_json.py; start-up)
+
     outcome: dict[str, Any] = {}
 
     def run() -> None:

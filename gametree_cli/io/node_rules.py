@@ -8,11 +8,10 @@ one-line error when it says it wrong, is here.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from typing import Any, Callable
 
 from ..core.model import CHANCE, LEAF, MAX, MIN, PLAYER, Source, Tree
-from ..core.numbers import Number, Value, format_number, parse_number
+from ..core.numbers import Number, Value, format_number, is_fraction, parse_number
 
 __all__ = ["NodeRules", "NODE_KEYS", "NumberText", "alternate", "close", "is_decimal_text", "is_number_text",
            "is_scalar_number", "kind_of", "name_problem"]
@@ -211,6 +210,8 @@ class NodeRules:
 
     def _probabilities(self, node: int, children: list[Any], start: int) -> list[Number]:
         """The edge probabilities of a chance node's children (uniform when none is given)."""
+        from fractions import Fraction  # here, not at the top: a tree of integers never needs fractions (core/numbers.py: fraction_type)
+
         given = [child.get("p") if isinstance(child, dict) else None for child in children]
         present = [p is not None for p in given]
         if not any(present):
@@ -296,7 +297,7 @@ def close(total: Number, target: Number) -> bool:
 
 
 def is_scalar_number(raw: Any) -> bool:
-    return isinstance(raw, (int, float, Fraction)) and not isinstance(raw, bool)
+    return (isinstance(raw, (int, float)) or is_fraction(raw)) and not isinstance(raw, bool)
 
 
 def is_number_text(raw: Any) -> bool:

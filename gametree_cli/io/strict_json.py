@@ -15,7 +15,6 @@ from typing import Any
 
 from ..core.errors import TreeFormatError
 from ..core.numbers import MAX_DIGITS
-from .locate import deep_call
 
 __all__ = ["loads_strict", "first_duplicate_key", "too_long_integer", "line_column", "not_utf8"]
 
@@ -23,6 +22,11 @@ __all__ = ["loads_strict", "first_duplicate_key", "too_long_integer", "line_colu
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]')
 #: a run of digits, with the underscores YAML 1.1 allows between them (``1_000``)
 _DIGITS = re.compile(r"\d[\d_]{%d,}" % MAX_DIGITS)
+
+
+#: a text with fewer opening brackets than this cannot nest deeper than this thread's stack and recursion
+#: limit take: it is parsed here, without deep_call's thread (~1 ms of a small run's start-up, with threading's import)
+SHALLOW = 200
 
 
 class _DuplicateKey(ValueError):
@@ -50,6 +54,10 @@ def loads_strict(text: str, name: str) -> Any:
             long to convert.
     """
     try:
+        if text.count("[") + text.count("{") < SHALLOW:  # (brackets in strings only raise the count)
+            return _loads_unique(text)
+        from .locate import deep_call  # here, not at the top: a small text needs neither it nor its module
+
         return deep_call(_loads_unique, text)
     except _DuplicateKey:
         found = first_duplicate_key(text)

@@ -20,7 +20,6 @@ and two codes past the last node for -inf and inf.
 from __future__ import annotations
 
 from array import array
-from fractions import Fraction
 from typing import Any
 
 from ..core.buffers import is_small
@@ -84,6 +83,8 @@ def _numeric_keys(tree: Tree, horizon: np.ndarray, out: np.ndarray) -> bool:
     if not evals:
         out[:] = numeric.leaf
         return True
+    from fractions import Fraction  # here, not at the top: a tree of integers never needs fractions (core/numbers.py: fraction_type)
+
     scaled = _scaled(evals + [Fraction(1, numeric.denominator)])  # the evals over a denominator the leaves share
     if scaled is None:
         return False

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from .events import Observer
 from ..core.model import Tree
@@ -15,9 +14,11 @@ __all__ = ["Options", "Algorithm", "VARIANTS"]
 VARIANTS = ("soft", "hard", "practical")
 
 
-@dataclass
 class Options:
     """Everything that shapes a search besides the tree and the observer.
+
+    A plain class, not a dataclass: ``dataclasses`` imports ``inspect``, ~8 ms
+    of a small solve's start-up (docs/performance.md, "the library's imports on a small solve").
 
     Attributes:
         depth: plies below the root at which to stop and use ``eval``.
@@ -27,15 +28,29 @@ class Options:
         extra: algorithm-specific settings (``ties``, ``sum``, ``bounds``...).
     """
 
-    depth: int | None = None
-    variant: str = "soft"
-    strict: bool = False
-    order: str = "given"
-    extra: dict[str, Any] = field(default_factory=dict)
+    __slots__ = ("depth", "variant", "strict", "order", "extra")
+
+    def __init__(self, depth: int | None = None, variant: str = "soft", strict: bool = False, order: str = "given",
+                 extra: dict[str, Any] | None = None) -> None:
+        self.depth, self.variant, self.strict, self.order = depth, variant, strict, order
+        self.extra: dict[str, Any] = {} if extra is None else extra
+
+    def copy(self) -> Options:
+        """The same options with their own ``extra``: settings added to it leave these as they are."""
+        return Options(self.depth, self.variant, self.strict, self.order, dict(self.extra))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Options):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass was
+
+    def __repr__(self) -> str:
+        return "Options(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__) + ")"
 
 
-@dataclass(frozen=True)
-class Algorithm:
+class Algorithm(NamedTuple):
     """One registered algorithm.
 
     Attributes:

@@ -8,7 +8,6 @@ pruned subtrees is bulk work a view asks for once, not per node.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..core.lazy import lazy_module
@@ -28,9 +27,9 @@ EXACT, LOWER, UPPER = 0, 1, 2
 CUT, HORIZON = 4, 8
 
 
-@dataclass
-class Stats:
-    """Counters of a search (contract section 3, ``stats``)."""
+class Stats(NamedTuple):
+    """Counters of a search (contract section 3, ``stats``); a NamedTuple, not a dataclass: ``dataclasses``
+    imports ``inspect`` (start-up, docs/performance.md)."""
 
     nodes_visited: int = 0
     leaves_evaluated: int = 0

@@ -8,7 +8,6 @@ assume their preconditions.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from importlib import import_module
 from typing import Any
 
@@ -109,7 +108,7 @@ def solve(
         options = Options(depth=depth)
     else:
         if extra or depth is not None:  # settings given with options: on a copy, so the caller's options stay as they were
-            options = replace(options, extra=dict(options.extra))
+            options = options.copy()
         if depth is not None:
             options.depth = depth
     for key in ("variant", "strict", "order"):

@@ -19,7 +19,6 @@ from typing import Any
 
 from ..core.model import CHANCE, MAX, MIN
 from ..core.numbers import INF, NEG_INF, Number
-from .expectation import decide, expected_value
 from .record_facts import EXACT, LOWER, UPPER
 
 __all__ = ["Settled", "kind_from_interval", "settle_flags"]
@@ -91,6 +90,8 @@ class Settled:
         if kind not in (MAX, MIN):  # n-player searches keep vectors: nothing to settle here
             raise ValueError(f"node {node}: no interval for a {kind} node")
         share = self.shares.get(node)
+        from .expectation import decide  # here, not at the top: it imports decimal and fractions (start-up)
+
         return decide(kind == MAX, share, lows)[1], decide(kind == MAX, share, highs)[1]
 
 
@@ -99,6 +100,8 @@ def _mean(shares: list[Any], values: list[Any]) -> Any:
     if any(value in (INF, NEG_INF) for value in values):
         finite = [share * value for share, value in zip(shares, values) if share]
         return sum(finite)
+    from .expectation import expected_value  # here, not at the top: it imports decimal and fractions (start-up)
+
     return expected_value(list(zip(shares, values)))
 
 

@@ -25,7 +25,8 @@ from typing import Any, Iterable, NamedTuple
 
 from ..core.lazy import lazy_module
 np = lazy_module("numpy")
-import orjson
+orjson = lazy_module("orjson")  # imported by the first big result: a small one is written by plain_json.py (start-up)
+from .plain_json import Raw
 
 __all__ = ["dumps", "dumps_each", "Piece", "table", "constant", "positive_numbers", "widths", "lay_out", "paste"]
 
@@ -89,6 +90,8 @@ def _fragments(item: Any) -> Any:
         except UnicodeEncodeError:  # a lone surrogate: JSON's \\uXXXX escape keeps it, in valid UTF-8
             return orjson.Fragment(json.dumps(item).encode())
         return item
+    if kind is Raw:  # the result writer's mark
+        return orjson.Fragment(item.text.encode())
     if kind is dict:
         return {key: _fragments(value) for key, value in item.items()}
     if kind is list or kind is tuple:

@@ -13,7 +13,10 @@ two-space indentation, with one line per node in ``nodes`` and per event in
 It writes ``nodes``, ``visit_order``, ``pruned`` and ``trace`` a chunk
 at a time (:data:`CHUNK` nodes), so that a result of millions of nodes never
 has its text, or a Python object per node, in memory at once; the chunks'
-lines are pasted in NumPy (:mod:`.json_text`, :mod:`.node_ids`).
+lines are pasted in NumPy (:mod:`.json_text`, :mod:`.node_ids`). A small
+tree's result is written node by node (:mod:`.result_small`) with the
+standard library's json (:mod:`.plain_json`: the same bytes, without
+importing orjson or NumPy).
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ from typing import Any, Callable, Iterable, Iterator, Sequence, TextIO
 
 from ..core.lazy import lazy_module
 np = lazy_module("numpy")
-import orjson
 
 from ..search.events import Event
 from ..core.model import Tree
@@ -31,6 +33,7 @@ from ..core.buffers import is_small
 from ..core.progress import tick
 from ..search.record import SearchRecord
 from .json_text import dumps, paste
+from .plain_json import Raw, dumps as plain_dumps
 from .node_entries import entry_columns, entry_dicts, entry_pieces, visited_entry_pieces
 from .node_ids import LINE, NodeIds, tree_order
 from .record_view import RecordView
@@ -41,7 +44,7 @@ __all__ = ["result_document", "event_document", "write_record", "CHUNK"]
 #: nodes (or trace events) per chunk of text; the tests lower it to put chunk boundaries anywhere
 CHUNK = 1 << 16
 #: where the writer puts a streamed key's value into the head's text (JSON text never holds a raw NUL)
-_MARK = orjson.Fragment(b"\0")
+_MARK = Raw("\0")
 
 
 def event_document(event: Event, tree: Tree) -> dict[str, Any]:
@@ -155,13 +158,13 @@ def write_record(
     events: Iterable[Event] | None = None,
 ) -> None:
     """Write the contract's JSON result for ``record`` on ``stream`` (UTF-8, one object, a newline after it)."""
-    if is_small(len(record.tree.kind)):  # the same bytes node by node, without NumPy (result_small.py)
-        sections = small_sections(record)
-    else:
-        sections = _chunked_sections(record)
+    small = is_small(len(record.tree.kind))
+    # a small tree: the same bytes node by node, without NumPy (result_small.py) or orjson (plain_json.py)
+    sections = small_sections(record) if small else _chunked_sections(record)
+    text_of = plain_dumps if small else dumps
     if events is not None:
-        sections.append(_trace(list(events), record.tree))
-    head = dumps(_head(record, _MARK, _MARK, _MARK, None if events is None else _MARK), indent=True)
+        sections.append(_trace(list(events), record.tree, text_of))
+    head = text_of(_head(record, _MARK, _MARK, _MARK, None if events is None else _MARK), indent=True)
     write = _byte_writer(stream)
     parts = head.split(b"\0")  # the text around each streamed key's value, in the order of the keys
     for part, section in zip(parts, sections):
@@ -223,8 +226,8 @@ def _entries(ids: NodeIds, view: RecordView) -> Iterator[bytes]:
     yield b"\n  }"
 
 
-def _trace(events: list[Event], tree: Tree) -> Iterator[bytes]:
-    """The ``trace`` list: one event per line."""
+def _trace(events: list[Event], tree: Tree, dumps: Callable[[Any], bytes]) -> Iterator[bytes]:
+    """The ``trace`` list: one event per line, each written by ``dumps``."""
     if not events:
         yield b"[]"
         return

@@ -8,7 +8,7 @@ whole of a small solve (docs/performance.md, "Issue 14: start-up"). Below
 :data:`~gametree_cli.core.lazy.SMALL_TREE` nodes :func:`small_sections`
 writes the same bytes from the record's per-node API (``values[node]``,
 :meth:`~gametree_cli.search.record.SearchRecord.bound_kind`, ``bounds``,
-``cut``...) and orjson. An entry holds the keys :mod:`.node_entries`
+``cut``...) and the standard library's json (:mod:`.plain_json`, orjson's bytes). An entry holds the keys :mod:`.node_entries`
 defines, in its order; ``tests/test_small_paths.py`` checks that both
 writers give the same bytes for every algorithm on many random trees.
 """
@@ -20,7 +20,7 @@ from typing import Any, Iterator, Sequence
 from ..core.model import KIND_NAMES, PLAYER
 from ..core.numbers import number_to_json, value_to_json
 from ..search.record import LOWER, UPPER, SearchRecord
-from .json_text import dumps
+from .plain_json import dumps
 from .node_ids import LINE
 
 __all__ = ["small_sections", "small_document", "node_entry"]
