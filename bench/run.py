@@ -438,10 +438,6 @@ def main(argv: list[str] | None = None) -> int:
         yaml_trees = [Tree("2·10^4 minmax", "minmax", 7), Tree("3.5·10^5 minmax", "minmax", 9)]
         trace_tree = Tree("1.4·10^6 minmax", "minmax", 10)
         reps = args.reps
-    # Cached bytecode, as an installed package has it: with PYTHONDONTWRITEBYTECODE set (or a
-    # read-only checkout) every run of an editable install would compile the changed modules again.
-    subprocess.run([PYTHON, "-m", "compileall", "-q", str(ROOT / "gametree_cli")], check=True,
-                   stdout=subprocess.DEVNULL)
     print("preparing trees in bench/data ...", flush=True)
     prepare(trees, yaml_trees)
     groups = measurements(trees, yaml_trees, trace_tree)
