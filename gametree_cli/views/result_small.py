@@ -4,7 +4,8 @@ Why a second way to write them: the writer of :mod:`.result_json` makes
 ``pruned``, ``visit_order`` and ``nodes`` a chunk of nodes at a time in
 NumPy (:mod:`.node_entries`, :mod:`.node_ids`, :mod:`.json_text`), which a
 million-node result needs; but importing NumPy costs more CPU than the
-whole of a small solve (docs/performance.md, "Issue 14: start-up"). Below
+whole of a small solve (docs/performance.md, "Issue 14, target 1: a small
+solve without NumPy"). Below
 :data:`~gametree_cli.core.lazy.SMALL_TREE` nodes :func:`small_sections`
 writes the same bytes from the record's per-node API (``values[node]``,
 :meth:`~gametree_cli.search.record.SearchRecord.bound_kind`, ``bounds``,
