@@ -150,11 +150,14 @@ def test_help_pages_are_quick_only_at_their_width_and_name(monkeypatch: pytest.M
 
 # ---- whole processes ------------------------------------------------------------------------------------------
 
-def gametree(*args: str, **environ: str) -> subprocess.CompletedProcess[str]:
+def gametree(*args: str, through_typer: bool = False, **environ: str) -> subprocess.CompletedProcess[str]:
+    """A ``gametree`` process (as the console script runs it, or, ``through_typer``, with typer reading the
+    command line whatever it is); its standard error ends with whether typer was imported."""
+    entry = "gametree_cli.cli.app" if through_typer else "gametree_cli.cli.entry"
     probe = ("import atexit, sys\n"
              "atexit.register(lambda: sys.stderr.write('TYPER ' + str('typer' in sys.modules) + '\\n'))\n"
              f"sys.argv = ['gametree'] + {list(args)!r}\n"
-             "from gametree_cli.cli.entry import main\nmain()\n")
+             f"from {entry} import main\nmain()\n")
     env = {name: value for name, value in os.environ.items() if not name.startswith(("GAMETREE_", "COLUMNS"))}
     return subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env | environ)
 
@@ -165,6 +168,16 @@ def test_solve_and_help_run_without_typer_and_print_what_typer_prints() -> None:
     assert quick_run.returncode == typer_run.returncode == 0 and quick_run.stdout == typer_run.stdout
     helped = gametree("--help", COLUMNS="100")
     assert helped.returncode == 0 and helped.stderr == "TYPER False\n" and helped.stdout == quick_table.HELP[""]
+
+
+@pytest.mark.parametrize("columns", ["80", "132"])
+@pytest.mark.parametrize("command", ["", "solve", "check", "generate"])
+def test_help_pages_are_what_typer_prints(command: str, columns: str) -> None:
+    """Byte for byte what typer prints in a real process (its test runner lays pages out 2 columns wider)."""
+    words = [command, "--help"] if command else ["--help"]
+    quick_run, typer_run = gametree(*words, COLUMNS=columns), gametree(*words, through_typer=True, COLUMNS=columns)
+    assert quick_run.stderr == "TYPER False\n" and typer_run.stderr == "TYPER True\n"
+    assert quick_run.stdout == typer_run.stdout and quick_run.returncode == typer_run.returncode == 0
 
 
 @pytest.mark.parametrize(("args", "words"), [

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import enum
 import os
+import subprocess
 import sys
 from pathlib import Path
 from pprint import pformat
@@ -122,15 +123,17 @@ def _check_mirrorable(param: Any, allow_envvar: bool) -> None:
 
 
 def _help(words: list[str]) -> str:
-    from typer.testing import CliRunner
-
-    from .app import app
-
-    environment = {name: None for name in os.environ if name.startswith(("GAMETREE_", "_GAMETREE"))}
-    result = CliRunner().invoke(app, [*words, "--help"], prog_name="gametree", env={**environment, "COLUMNS": str(COLUMNS)})
-    if result.exit_code != 0:
-        raise SystemExit(f"gametree {' '.join(words)} --help failed: {result.output}")
-    return result.output
+    """What ``gametree WORDS --help`` prints when typer reads the command line, in a process of its own at
+    :data:`COLUMNS` columns (typer's test runner lays pages out at another width: 80, not click's 80 - 2)."""
+    probe = ("import sys\nfrom gametree_cli.cli.app import main\n"
+             f"sys.argv = ['gametree'] + {[*words, '--help']!r}\nmain()\n")
+    environment = {name: value for name, value in os.environ.items()
+                   if not name.startswith(("GAMETREE_", "_GAMETREE", "COLUMNS", "LINES"))}
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env=environment | {"COLUMNS": str(COLUMNS)})
+    if done.returncode != 0:
+        raise SystemExit(f"gametree {' '.join(words)} --help failed: {done.stderr}")
+    return done.stdout
 
 
 def main() -> None:
