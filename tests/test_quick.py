@@ -77,7 +77,7 @@ def quick_reading(args: list[str], environ: dict[str, str]) -> tuple[dict[str, A
     os.environ.clear()
     os.environ.update(environ)
     try:
-        global_values, rest = quick.parse_global_options(args)
+        global_values, rest, _ = quick.parse_global_options(args)
         if not rest or rest[0] not in quick_table.COMMANDS:
             return None
         _, values = quick.parse_command(rest[0], rest[1:])
@@ -140,8 +140,6 @@ def test_help_pages_are_quick_only_at_their_width_and_name(monkeypatch: pytest.M
     assert quick.plan(["--help"], program="gametree") is not None
     assert quick.plan(["solve", "--help"], program="/usr/bin/gametree") is not None
     assert quick.plan(["--help"], program="__main__.py") is None  # python -m gametree_cli: click names it otherwise
-    monkeypatch.setenv("GAMETREE_MAX_INPUT_SIZE", "1x")  # typer checks it (one-line error) before solve's --help
-    assert quick.plan(["solve", "--help"], program="gametree") is None
     monkeypatch.setenv("COLUMNS", "79")
     assert not quick.help_width_is_standard()
     monkeypatch.setenv("_GAMETREE_COMPLETE", "bash_source")
@@ -185,7 +183,20 @@ def test_help_pages_are_what_typer_prints(command: str, columns: str) -> None:
     (["solve", AIMA, "--format", "yaml"], "Invalid value for '--format'"),
     (["solve", AIMA, "--algo", "nope"], "nope"),
     (["--max-input-size", "1x", "solve", AIMA], "--max-input-size: expected a size"),
+    (["solve", AIMA, "--max-nodes", "0"], "--max-nodes must be 1 or more, not 0"),
 ])
-def test_errors_keep_their_words_and_exit_status(args: list[str], words: str) -> None:
-    done = gametree(*args)
+@pytest.mark.parametrize("through_typer", [False, True])
+def test_errors_keep_their_words_and_exit_status(args: list[str], words: str, through_typer: bool) -> None:
+    done = gametree(*args, through_typer=through_typer)
     assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("through_typer", [False, True])
+def test_a_bad_size_in_the_environment_is_named_and_leaves_help_alone(through_typer: bool) -> None:
+    solved = gametree("solve", AIMA, through_typer=through_typer, GAMETREE_MAX_INPUT_SIZE="bogus")
+    assert solved.returncode == 2
+    assert solved.stderr.startswith("GAMETREE_MAX_INPUT_SIZE: expected a size like 2G, 500M or 1048576, found 'bogus'\n")
+    helped = gametree("solve", "--help", through_typer=through_typer, GAMETREE_MAX_INPUT_SIZE="bogus")
+    assert helped.returncode == 0 and helped.stdout.startswith("Usage: gametree solve")
+    nothing_read = gametree("--max-input-size", "bogus", "schema", through_typer=through_typer)
+    assert nothing_read.returncode == 0  # checked when an input is read: schema reads none

@@ -43,12 +43,14 @@ VALUE_OPTIONS = ("--max-input-size",)
 
 
 def commands(
+    context: typer.Context,
     max_input_size: Annotated[str, typer.Option(
         "--max-input-size", metavar="SIZE", envvar="GAMETREE_MAX_INPUT_SIZE",
         help="Refuse input files bigger than this, e.g. 500M or 8G (docs/safety.md).")] = "2G",
 ) -> None:
     """Solve explicit game trees (minimax, alpha-beta, expectiminimax, max-n) and show the answer the way a course does."""
-    apply_global_options(max_input_size)
+    source = context.get_parameter_source("max_input_size")
+    apply_global_options(max_input_size, from_environment=source is not None and source.name == "ENVIRONMENT")
 
 
 def build_app(only: str | None = None) -> typer.Typer:

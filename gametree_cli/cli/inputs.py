@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from .choices import Order, Variant
-from .exits import fail
 from ..core.errors import GameTreeError
 
 if TYPE_CHECKING:
@@ -47,6 +46,8 @@ def read_tree(path: Optional[str], tree_text: Optional[str], max_nodes: int | No
     from ..io.document import DEFAULT_MAX_NODES
     from ..io.loader import load_tree, parse_tree
 
+    if max_nodes is not None and max_nodes < 1:  # refused up front, as --depth -1 is, not as a tree too big
+        raise GameTreeError(f"--max-nodes must be 1 or more, not {max_nodes}")
     limit = DEFAULT_MAX_NODES if max_nodes is None else max_nodes
     if tree_text is not None:
         if path is not None:
@@ -74,12 +75,10 @@ def check_show_depth(show_depth: int | None) -> None:
         raise GameTreeError(f"--show-depth must be 1 or more, not {show_depth}")
 
 
-def apply_global_options(max_input_size: str) -> None:
-    """The options before the command: ``--max-input-size`` (or ``GAMETREE_MAX_INPUT_SIZE``), the biggest input
-    file any reader accepts. A bad size ends the run with the contract's one line (exit 2)."""
-    from ..io.files import parse_size, set_input_limit  # not at the top: --help needs none of io's modules
+def apply_global_options(max_input_size: str, *, from_environment: bool = False) -> None:
+    """The options before the command: ``--max-input-size`` (or ``GAMETREE_MAX_INPUT_SIZE``, named in the
+    error when it came from there), the biggest input file any reader accepts. A bad size is refused when
+    an input is read (one line, exit 2): a command's ``--help`` still shows."""
+    from ..io.files import limit_inputs  # not at the top: --help needs none of io's modules
 
-    try:
-        set_input_limit(parse_size(max_input_size))
-    except GameTreeError as error:
-        raise fail(error) from None
+    limit_inputs(max_input_size, "GAMETREE_MAX_INPUT_SIZE" if from_environment else "--max-input-size")

@@ -46,7 +46,7 @@ def plan(args: list[str], program: str | None = None) -> Callable[[], None] | No
     if page is not None:
         return lambda: _write(page)
     try:
-        global_values, rest = parse_global_options(args)
+        global_values, rest, from_environment = parse_global_options(args)
         if not rest or rest[0] not in table.COMMANDS:
             return None
         runner, values = parse_command(rest[0], rest[1:])
@@ -54,7 +54,7 @@ def plan(args: list[str], program: str | None = None) -> Callable[[], None] | No
         return None
     module, function = runner.split(":")
     command = getattr(import_module(f"{__package__}.{module}"), function)  # now, while entry.py holds signals
-    return lambda: _run(command, global_values, values)
+    return lambda: _run(command, global_values, bool(from_environment), values)
 
 
 def _help_page(args: list[str]) -> str | None:
@@ -63,8 +63,6 @@ def _help_page(args: list[str]) -> str | None:
         name = ""
     elif len(args) == 2 and args[1] == "--help" and args[0] in table.HELP and args[0]:
         name = args[0]
-        if _global_from_environment():  # typer runs the callback (its checks) before a command's --help
-            return None
     else:
         return None
     return table.HELP[name] if help_width_is_standard() else None
@@ -90,13 +88,11 @@ def help_width_is_standard() -> bool:
     return columns >= STANDARD_COLUMNS
 
 
-def _global_from_environment() -> bool:
-    return any(os.environ.get(variable) for variable in table.GLOBAL_ENVIRONMENT.values())
-
-
-def parse_global_options(args: list[str]) -> tuple[dict[str, Any], list[str]]:
-    """The options before the command (their values, environment and defaults applied) and the words from the command on."""
+def parse_global_options(args: list[str]) -> tuple[dict[str, Any], list[str], set[str]]:
+    """The options before the command (their values, environment and defaults applied), the words from the
+    command on, and which options' values came from the environment."""
     values: dict[str, Any] = {}
+    from_environment: set[str] = set()
     words = list(args)
     while words and words[0][:1] == "-" and words[0] != "-":
         word = words.pop(0)
@@ -111,8 +107,11 @@ def parse_global_options(args: list[str]) -> tuple[dict[str, Any], list[str]]:
         values[dest] = words.pop(0)
     for dest, default in table.GLOBAL_DEFAULTS.items():
         if dest not in values:
-            values[dest] = os.environ.get(table.GLOBAL_ENVIRONMENT[dest]) or default
-    return values, words
+            given = os.environ.get(table.GLOBAL_ENVIRONMENT[dest])  # click: an empty variable counts as unset
+            values[dest] = given or default
+            if given:
+                from_environment.add(dest)
+    return values, words, from_environment
 
 
 def parse_command(name: str, args: list[str]) -> tuple[str, dict[str, Any]]:
@@ -199,9 +198,10 @@ def _write(page: str) -> None:
     sys.stdout.write(page)
 
 
-def _run(command: Callable[..., None], global_values: dict[str, Any], values: dict[str, Any]) -> None:
+def _run(command: Callable[..., None], global_values: dict[str, Any], from_environment: bool,
+         values: dict[str, Any]) -> None:
     """What typer does for the command line, without typer: the app's callback, then the command."""
     from .inputs import apply_global_options
 
-    apply_global_options(**global_values)
+    apply_global_options(**global_values, from_environment=from_environment)
     command(**values)

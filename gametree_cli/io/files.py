@@ -34,6 +34,7 @@ __all__ = [
     "Protected",
     "input_limit",
     "set_input_limit",
+    "limit_inputs",
     "parse_size",
     "read_input",
     "read_input_text",
@@ -49,7 +50,7 @@ __all__ = [
 
 #: The biggest input read unless ``--max-input-size`` says otherwise (2 GiB).
 DEFAULT_MAX_INPUT_BYTES = 2 * 1024**3
-_limit = [DEFAULT_MAX_INPUT_BYTES]
+_limit: list[int | str] = [DEFAULT_MAX_INPUT_BYTES]  # a str: the error of a bad size given
 _CHUNK = 16 * 1024 * 1024
 _UNITS = {"": 1, "b": 1, "k": 1024, "kb": 1024, "kib": 1024, "m": 1024**2, "mb": 1024**2, "mib": 1024**2,
           "g": 1024**3, "gb": 1024**3, "gib": 1024**3, "t": 1024**4, "tb": 1024**4, "tib": 1024**4}
@@ -58,23 +59,40 @@ Protected = Sequence["str | os.PathLike[str] | None"]
 
 
 def input_limit() -> int:
-    """The most bytes an input may have (the command line may change it)."""
-    return _limit[0]
+    """The most bytes an input may have (the command line may change it).
+
+    Raises:
+        GameTreeError: the size given (:func:`limit_inputs`) was not a size: refused here, when an input is
+            first read, so that a command's ``--help``, or a command that reads nothing, still runs.
+    """
+    limit = _limit[0]
+    if isinstance(limit, str):
+        raise GameTreeError(limit)
+    return limit
 
 
-def set_input_limit(size: int) -> None:
-    """Change :func:`input_limit` (``--max-input-size``)."""
+def set_input_limit(size: int, given_by: str = "--max-input-size") -> None:
+    """Change :func:`input_limit` to ``size`` bytes (``given_by``: the option or variable, for the message)."""
     if size < 1:
-        raise GameTreeError("--max-input-size: must be at least 1 byte")
+        raise GameTreeError(f"{given_by}: must be at least 1 byte")
     _limit[0] = size
 
 
-def parse_size(text: str) -> int:
+def limit_inputs(text: str, given_by: str = "--max-input-size") -> None:
+    """``--max-input-size SIZE`` or its environment variable (``given_by``): a bad size is kept as its one-line
+    error, raised by :func:`input_limit` when an input is read."""
+    try:
+        set_input_limit(parse_size(text, given_by), given_by)
+    except GameTreeError as error:
+        _limit[0] = str(error)
+
+
+def parse_size(text: str, given_by: str = "--max-input-size") -> int:
     """A size such as ``2G``, ``500M``, ``64k`` or ``1048576`` (binary units) in bytes."""
     match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*", text)
     unit = _UNITS.get(match.group(2).lower()) if match else None
     if match is None or unit is None:
-        raise GameTreeError(f"--max-input-size: expected a size like 2G, 500M or 1048576, found {text!r}")
+        raise GameTreeError(f"{given_by}: expected a size like 2G, 500M or 1048576, found {text!r}")
     return int(float(match.group(1)) * unit)
 
 

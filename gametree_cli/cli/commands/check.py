@@ -15,7 +15,7 @@ from ...core.errors import GameTreeError
 
 @reports_errors
 def check_command(
-    answers: Annotated[list[str], typer.Argument(metavar="ANSWERS", help="Answer files, or folders searched for *.answers.yaml / *.answers.json.")],
+    answers: Annotated[list[str], typer.Argument(metavar="ANSWERS...", help="Answer files, or folders searched for *.answers.yaml / *.answers.json.")],
     junit: Annotated[Optional[str], typer.Option("--junit", metavar="REPORT.xml", help="Also write a JUnit XML report (one testcase per exercise) for CI.")] = None,
     output: Annotated[OutputFormat, typer.Option("--format", "-f", help="text (a table) or json.")] = OutputFormat.text,
     lang: Annotated[Language, typer.Option("--lang", help="Language of the table: en or es (JSON and JUnit stay as they are).")] = Language.en,
