@@ -11,8 +11,9 @@ import signal
 import sys
 from typing import Callable, NoReturn
 
-from .exits import Terminated, interrupted, said_interrupted, silence_stdout
-from ..core.errors import ExitCode
+from .closed_streams import stand_in_for_closed_streams
+from .exits import Terminated, fail, interrupted, said_interrupted, silence_stdout
+from ..core.errors import ExitCode, GameTreeError
 
 __all__ = ["run_process"]
 
@@ -24,12 +25,15 @@ def _terminate(signum: int, frame: object) -> None:
 def run_process(command: Callable[[], object]) -> NoReturn:
     """Run ``command`` (a whole command line's work) and end the process with the contract's exit status."""
     signal.signal(signal.SIGTERM, _terminate)
+    stand_in_for_closed_streams()
     status: object = 0
     try:
         try:
             command()
         except SystemExit as done:
             status = done.code
+        except GameTreeError as error:  # outside a command: a help page written to a closed standard output
+            status = fail(error).code
         if status == ExitCode.INTERRUPTED and not said_interrupted():  # typer's own: while reading the options
             sys.stderr.write("gametree: interrupted\n")
         try:
