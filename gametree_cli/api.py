@@ -69,7 +69,9 @@ def solve(tree: Tree | str | os.PathLike[str], algorithm: str | None = None, *, 
             ``ties=...``, ``bounds=(lo, hi)``, ``sum=...``).
 
     Raises:
-        AlgorithmError: unknown algorithm, or one that does not fit the tree.
+        AlgorithmError: unknown algorithm, one that does not fit the tree, or an option value of the wrong
+            type (``depth="2"``): one line naming the option.
+        TypeError: a keyword that is no option (a typo such as ``dpeth=2``).
     """
     if not isinstance(tree, Tree):
         tree = load_tree(tree)
