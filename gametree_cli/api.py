@@ -23,9 +23,12 @@ from .io.loader import EXTENSIONS, load_tree as load_tree_file, parse_tree
 from .core.model import Tree
 from .core.numbers import Value, format_value
 from .search.record import SearchRecord
-from .search.record_facts import LOWER, UPPER
+from .search.record_facts import EXACT, LOWER, UPPER
 
-__all__ = ["load_tree", "solve", "Solution"]
+__all__ = ["load_tree", "solve", "Solution", "NodeValues"]
+
+#: :meth:`Solution.bound`'s word for each bound kind of the record
+_BOUND_WORDS = {EXACT: "exact", LOWER: "lower", UPPER: "upper", LOWER | UPPER: "unknown"}
 
 #: file name endings that make a string a path, not tree text
 _TREE_SUFFIXES = tuple(EXTENSIONS) + (".efg", ".gtb")
@@ -66,7 +69,9 @@ def solve(tree: Tree | str | os.PathLike[str], algorithm: str | None = None, *, 
             ``ties=...``, ``bounds=(lo, hi)``, ``sum=...``).
 
     Raises:
-        AlgorithmError: unknown algorithm, or one that does not fit the tree.
+        AlgorithmError: unknown algorithm, one that does not fit the tree, or an option value of the wrong
+            type (``depth="2"``): one line naming the option.
+        TypeError: a keyword that is no option (a typo such as ``dpeth=2``).
     """
     if not isinstance(tree, Tree):
         tree = load_tree(tree)
@@ -74,6 +79,16 @@ def solve(tree: Tree | str | os.PathLike[str], algorithm: str | None = None, *, 
     record = run_search(tree, algorithm, options=options, observer=events.append if events is not None else None,
                         **settings)
     return Solution(record, events)
+
+
+class NodeValues(dict):  # type: ignore[type-arg]
+    """:attr:`Solution.values`: a dict whose missing ids are a KeyError saying why (``"'C.2' has no value:
+    the search pruned it"``), where a plain dict would only echo the id."""
+
+    why: Any = None
+
+    def __missing__(self, node_id: str) -> Value:
+        raise KeyError(self.why(node_id) if self.why is not None else node_id)
 
 
 class Solution:
@@ -118,20 +133,55 @@ class Solution:
         return self.record.moves(self.record.principal_variation())
 
     @property
-    def values(self) -> dict[str, Value]:
-        """Node id -> the value (or bound, see :meth:`bound`) the search gave it; visited nodes only."""
+    def values(self) -> NodeValues:
+        """Node id -> the value (or bound, see :meth:`bound`) the search gave it; visited nodes only
+        (any other id is a KeyError saying why it has none: pruned, below the depth limit, no such node)."""
         values = self.record.values
-        return {self.tree.node_id(node): values[node] for node in self.record.visit_order()
-                if values[node] is not None}
+        found = NodeValues({self.tree.node_id(node): values[node] for node in self.record.visit_order()
+                            if values[node] is not None})
+        found.why = self._no_value
+        return found
 
     def value_of(self, node_id: str) -> Value | None:
         """The value the search gave ``node_id`` (None when it never went there)."""
         return self.record.values[self.tree.index(node_id)]
 
     def bound(self, node_id: str) -> str:
-        """``"exact"``, ``"upper"`` (the true value is at most it) or ``"lower"`` for ``node_id``."""
-        kind = self.record.bound_kind(self.tree.index(node_id))
-        return "upper" if kind == UPPER else "lower" if kind == LOWER else "exact"
+        """``"exact"``, ``"upper"`` (the true value is at most it), ``"lower"`` (at least it), or
+        ``"unknown"`` (a value the record calls neither exact nor a bound of a known side: shallow pruning's
+        vectors once a cut happened, a Star2 probe that bounded nothing).
+
+        Raises:
+            KeyError: ``node_id`` has no value (as ``values[node_id]``: the search never visited it).
+        """
+        try:
+            node = self.tree.index(node_id)
+        except KeyError:
+            node = None
+        if node is None or self.record.values[node] is None:
+            raise KeyError(self._no_value(node_id))
+        kind = self.record.bound_kind(node)
+        if kind == LOWER | UPPER and (self.tree.count[node] == 0 or self.record.at_horizon(node)):
+            return "exact"  # a leaf's (or eval's) own value: what it is, whatever was cut elsewhere
+        return _BOUND_WORDS[kind]
+
+    def _no_value(self, node_id: object) -> str:
+        """Why ``node_id`` has no value, in one line (a KeyError's message)."""
+        try:
+            node = self.tree.index(node_id)  # type: ignore[arg-type]
+        except (KeyError, TypeError):
+            return f"{node_id!r} is not a node of this tree"
+        pruned, parents = set(self.record.pruned), self.tree.parents()
+        here = node
+        while here >= 0 and here not in pruned:
+            here = int(parents[here])
+        if here >= 0:
+            within = "" if here == node else f" (within the pruned subtree of {self.tree.node_id(here)!r})"
+            return f"{node_id!r} has no value: the search pruned it{within}"
+        limit = self.record.depth_limit
+        if limit is not None:
+            return f"{node_id!r} has no value: it lies below the depth limit {limit}"
+        return f"{node_id!r} has no value: the search never visited it"
 
     @property
     def pruned(self) -> list[str]:

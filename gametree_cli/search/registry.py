@@ -19,6 +19,7 @@ from .record import SearchRecord
 from ..core.levels import level_bounds
 from .minimax import alphabeta, minimax
 from .options import VARIANTS, Algorithm, Options
+from .option_values import checked_options
 
 __all__ = [
     "Algorithm",
@@ -44,6 +45,9 @@ def register(algorithm: Algorithm) -> Algorithm:
 
 def get_algorithm(name: str) -> Algorithm:
     """The algorithm called ``name``; AlgorithmError when there is none."""
+    if not isinstance(name, str):
+        raise AlgorithmError(f"algorithm: expected a name such as 'alphabeta' (known: {', '.join(ALGORITHMS)}), "
+                             f"not {name!r}")
     try:
         return ALGORITHMS[name.strip().lower()]
     except KeyError:
@@ -94,7 +98,8 @@ def solve(
             one, or override a copy of the given one.
 
     Raises:
-        AlgorithmError: unknown algorithm, or one that does not fit the tree.
+        AlgorithmError: unknown algorithm, one that does not fit the tree, or an option of the wrong type
+            or value (``depth="2"``, ``strict="no"``; :mod:`.option_values`).
         IllegalTreeError: the depth limit lands on a node without ``eval``.
         TypeError: a keyword that is not one of :data:`SETTINGS` (a typo would
             otherwise run the plain search).
@@ -115,8 +120,8 @@ def solve(
         if key in extra:
             setattr(options, key, extra.pop(key))
     options.extra.update(extra)
-    name = algorithm or default_algorithm(tree)
-    chosen = get_algorithm(name)
+    options = checked_options(options)  # once, here: the searches assume the right types
+    chosen = get_algorithm(default_algorithm(tree) if algorithm is None or algorithm == "" else algorithm)
     reason = chosen.unfit(tree, options)
     if reason is not None:
         fitting = fitting_algorithms(tree, options)
@@ -125,8 +130,6 @@ def solve(
         if reason == HAS_CHANCE:  # point at the first chance node, where a user looks
             raise tree.error(AlgorithmError, message, tree.kind.index(CHANCE))
         raise AlgorithmError(message, file=tree.source.name if tree.source else None)
-    if options.variant not in VARIANTS:
-        raise AlgorithmError(f"unknown variant {options.variant!r} (expected {', '.join(VARIANTS)})")
     if options.depth is not None:
         check_depth_limit(tree, options.depth)
     tick("solve")
