@@ -199,14 +199,21 @@ class Solution:
 
     # -- views of the same record ----------------------------------------------------------------
 
-    def text(self, *, width: int = 100) -> str:
-        """The annotated tree and summary as plain text (what ``gametree solve`` prints when piped)."""
-        from rich.console import Console
-
+    def text(self, *, width: int | None = None) -> str:
+        """The annotated tree and summary as plain text: what ``gametree solve`` prints when piped (no line
+        wrapped: a wrapped line breaks the tree's drawing); ``width``: rich wraps lines at that many columns."""
         from .views.annotated import render_result
 
+        drawing = render_result(self.record)
+        plain = drawing.plain_text() if width is None else None
+        if plain is not None:
+            return plain
+        from rich.console import Console
+
+        from .views.drawing import UNWRAPPED_WIDTH
+
         out = io.StringIO()
-        Console(width=width, no_color=True, file=out).print(render_result(self.record))
+        Console(width=width or UNWRAPPED_WIDTH, no_color=True, file=out).print(drawing)
         return out.getvalue()
 
     def to_json(self) -> str:

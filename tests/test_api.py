@@ -67,6 +67,21 @@ def test_every_view_reads_the_one_record() -> None:
     assert answer.trace()[0] == "call maxValue(A, alpha=-inf, beta=inf)"
     assert answer.trace("es")[0].startswith("Invocacion maxValue(A")
     assert "a1 → B" in answer.text() and "\x1b[" not in answer.text()
+
+
+def test_text_is_what_solve_prints_when_piped_long_lines_whole(tmp_path: Path) -> None:
+    """A line longer than a terminal is kept whole, as the command line writes it to a pipe (Solution.text()
+    wrapped at 100 columns, which broke the tree's drawing); width= still wraps for who asks."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "wide.yaml"
+    path.write_text("root: {type: max, children: [{move: " + "x" * 150 + ", children: [3, 12]}, [2, 4]]}\n",
+                    encoding="utf-8")
+    piped = subprocess.run([sys.executable, "-m", "gametree_cli", "solve", str(path)], capture_output=True, text=True)
+    answer = solve(str(path))
+    assert piped.returncode == 0 and answer.text() == piped.stdout and "x" * 150 + " → 1" in answer.text()
+    assert max(map(len, answer.text(width=60).splitlines())) <= 60
     assert answer.dot().startswith("digraph") and "forest" in answer.latex()
     with pytest.raises(ValueError, match="trace=True"):
         solve(AIMA).trace()

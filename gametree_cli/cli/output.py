@@ -16,8 +16,6 @@ __all__ = ["write_out", "stdout_console", "print_drawing", "rich_writes_plain"]
 
 
 _OUT_CHUNK = 1 << 20
-#: rich's width when it writes to a pipe: wide enough that no line is cropped
-PIPED_WIDTH = 1 << 16
 
 
 def write_out(data: str | bytes) -> None:
@@ -77,10 +75,12 @@ def stdout_console() -> Console:
     When piped, lines are neither wrapped nor cropped: a tree line is kept whole (rich crops
     each line of a tree at the console's width, even with ``soft_wrap``: hence the width).
     """
+    from ..views.drawing import UNWRAPPED_WIDTH  # here: JSON output needs no drawing module
+
     console_class = _console_class()
     console = console_class(highlight=False, file=_WholeStdout())  # type: ignore[arg-type]
     if not console.is_terminal:
-        console = console_class(highlight=False, file=_WholeStdout(), width=max(console.width, PIPED_WIDTH),  # type: ignore[arg-type]
+        console = console_class(highlight=False, file=_WholeStdout(), width=max(console.width, UNWRAPPED_WIDTH),  # type: ignore[arg-type]
                                 soft_wrap=True)
     return console
 

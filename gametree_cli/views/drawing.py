@@ -20,7 +20,10 @@ if TYPE_CHECKING:
     from rich.console import Console, ConsoleOptions, RenderableType
     from rich.text import Text
 
-__all__ = ["Line", "Branch", "Drawing", "one_cell_each"]
+__all__ = ["Line", "Branch", "Drawing", "one_cell_each", "UNWRAPPED_WIDTH"]
+
+#: the width rich is given where a drawing must not be wrapped (a pipe, Solution.text()): no line is that long
+UNWRAPPED_WIDTH = 1 << 16
 #: rich's guides for a tree whose guide style is neither bold nor double: space, continue, fork, end
 SPACE, CONTINUE, FORK, END = "    ", "│   ", "├── ", "└── "
 #: the characters beyond Latin the views write; each is one cell wide in rich (tests/test_plain_drawing.py)
