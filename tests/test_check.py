@@ -578,3 +578,20 @@ def test_a_100000_deep_chain_is_checked_without_recursion(tmp_path: Path) -> Non
     path = write(tmp_path / "chain.answers.yaml", {"tree": "chain.json", "algorithm": "alphabeta", "answers": answers})
     [outcome] = check_paths([path])
     assert outcome.status == "right", (outcome.error, outcome.mismatches)
+
+
+@pytest.mark.parametrize(("note", "spanish"), [
+    ("missed cut-off: C.3 is never visited", "corte no visto: C.3 nunca se visita"),
+    ("missed cut-off: C.2, C.3 are never visited", "corte no visto: C.2, C.3 nunca se visitan"),
+    ("not pruned: D is visited", "no podado: D se visita"),
+    ("not pruned: D, E are visited", "no podado: D, E se visitan"),
+    ("C.3 lies inside a pruned subtree: list only the topmost pruned nodes",
+     "C.3 está dentro de un subárbol podado: liste solo los nodos podados más altos"),
+    ("C.2, C.3 lie inside a pruned subtree: list only the topmost pruned nodes",
+     "C.2, C.3 están dentro de un subárbol podado: liste solo los nodos podados más altos"),
+])
+def test_spanish_notes_agree_in_number(note: str, spanish: str) -> None:
+    """One node or several: the Spanish verb agrees (it read 'se visita(n)')."""
+    from gametree_cli.views.words import translate_note
+
+    assert translate_note(note, "es") == spanish

@@ -126,6 +126,36 @@ def test_handout_writes_sheet_key_and_answers_that_check(runner: Any, tmp_path: 
     assert "3 exercises: 3 right, 0 wrong" in checked.output
 
 
+@pytest.mark.parametrize("form", ["practical", "hard"])
+def test_the_alpha_beta_asked_is_the_courses(runner: Any, tmp_path: Path, form: str) -> None:
+    """--variant: the key and answers.yaml are that alpha-beta's (check repeats it), the sheet says which; the
+    trees are the soft handout's, and somewhere the two forms' answers differ (else the test would prove nothing)."""
+    import yaml
+
+    soft, asked = tmp_path / "soft", tmp_path / form
+    for folder, extra in ((soft, []), (asked, ["--variant", form])):
+        result = _handout(runner, "-o", str(folder), "--count", "6", "--seed", "11", "--no-pdf", *extra)
+        assert result.exit_code == 0, result.output
+    soft_key, asked_key = (yaml.safe_load((folder / "answers.yaml").read_text())["exercises"] for folder in (soft, asked))
+    assert all(exercise["variant"] == form for exercise in asked_key) and all("variant" not in e for e in soft_key)
+    from gametree_cli import solve as solve_tree
+
+    def soft_nodes(exercise: dict[str, Any]) -> dict[str, Any]:
+        solved = solve_tree(str(asked / exercise["tree"]), "alphabeta")
+        return {node: solved.values[node] for node in exercise["answers"]["nodes"]}
+
+    def asked_values(exercise: dict[str, Any]) -> dict[str, Any]:
+        return {node: entry["value"] if isinstance(entry, dict) else entry
+                for node, entry in exercise["answers"]["nodes"].items()}
+
+    assert any(soft_nodes(exercise) != asked_values(exercise) for exercise in asked_key)  # the forms differ here
+    for key in (soft, asked):
+        checked = runner.invoke(app, ["check", str(key / "answers.yaml")])
+        assert checked.exit_code == 0 and "6 exercises: 6 right, 0 wrong" in checked.output, checked.output
+    wording = {"practical": "each call returns its own", "hard": "fail-hard"}[form]
+    assert wording in (asked / "sheet.tex").read_text() and wording not in (soft / "sheet.tex").read_text()
+
+
 def test_same_seed_same_bytes_other_seed_other_trees(runner: Any, tmp_path: Path) -> None:
     runs = {}
     for name, seed in (("a", "7"), ("b", "7"), ("c", "8")):

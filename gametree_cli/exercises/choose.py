@@ -65,6 +65,7 @@ class HandoutSpec:
         depth: plies from the root to every leaf (chance edges count).
         branching: children per inner node, ``(low, high)``.
         values: lowest and highest leaf value.
+        alphabeta_form: the alpha-beta asked (``--variant``): soft (AIMA), hard, or practical (the course notes').
     """
 
     count: int
@@ -73,6 +74,7 @@ class HandoutSpec:
     depth: int = 3
     branching: tuple[int, int] = (2, 3)
     values: tuple[int, int] = (0, 9)
+    alphabeta_form: str = "soft"
 
     def check(self) -> None:
         """Refuse requests that cannot give a good exercise, before any work."""
@@ -161,7 +163,7 @@ def choose_exercise(spec: HandoutSpec, index: int, name: str = "") -> Chosen:
         document = random_tree(shape)
         document.pop("title", None)  # it would show the seed; the caller names the exercise
         tree = build_tree(document)
-        record = solve(tree, algorithm)
+        record = solve(tree, algorithm, variant=spec.alphabeta_form) if algorithm == "alphabeta" else solve(tree, algorithm)
         if rejection(record, spec.depth) is None:
             return Chosen(document, tree, record, algorithm, seed, attempt + 1)
     raise GameTreeError(f"no tree of depth {spec.depth} and branching {spec.branching[0]}..{spec.branching[1]} "

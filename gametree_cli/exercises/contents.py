@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..search.options import Options
 from ..views.answer_key import answer_key, dump_answer_file
 from ..io.document_text import document_to_yaml
 from .choose import HandoutSpec, Variant
@@ -52,8 +53,9 @@ def handout_files(spec: HandoutSpec, variants: list[Variant], lang: str) -> dict
             tree_file = _tree_name(variant, number)
             title = f"{words(lang)['tree title']} {number}" + (f" ({variant.name})" if variant.name else "")
             files[tree_file] = document_to_yaml({"title": title, **chosen.document})
+            form = Options(variant=spec.alphabeta_form) if chosen.algorithm == "alphabeta" else None
             exercises.append({"name": exercise_name(variant, number, lang),
-                              **answer_key(chosen.record, tree=tree_file)})
+                              **answer_key(chosen.record, tree=tree_file, options=form)})  # variant: so check repeats it
         files[sheet_name(variant)] = sheet_document(variant, lang)
     files["key.tex"] = key_document(variants, lang)
     algorithms = ", ".join(dict.fromkeys(spec.algorithms))

@@ -80,7 +80,9 @@ def sheet_document(variant: Variant, lang: str) -> str:
     for number, chosen in enumerate(variant.exercises, start=1):
         alphabeta = chosen.algorithm == "alphabeta"
         lines.append(r"\begin{minipage}{\linewidth}")  # an exercise is never split across pages
-        lines.append(_exercise_heading(number, chosen, lang) + " " + text["question " + chosen.algorithm])
+        form = chosen.record.options.get("variant", "soft") if alphabeta else "soft"
+        lines.append(_exercise_heading(number, chosen, lang) + " " + text["question " + chosen.algorithm]
+                     + ("" if form == "soft" else " " + text["form " + form]))
         lines += _picture(chosen.record, blank=True, spacing=_ROOM_SPACING if alphabeta else _SHEET_SPACING,
                           room=alphabeta, lang=lang)
         lines.append(rf"{text['root value']}: {_blank_line('3cm')}\hfill {text['best move']}: {_blank_line('3cm')}\par")

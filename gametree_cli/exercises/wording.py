@@ -43,6 +43,8 @@ _EN = {
         "the $\\alpha$ and $\\beta$ it returned with, and in red the condition that cut."),
     "algorithm minimax": "minimax",
     "algorithm alphabeta": "alpha-beta",
+    "form hard": "Use fail-hard alpha-beta: after a cut-off a call returns the bound it reached.",
+    "form practical": "Use the course notes' alpha-beta: each call returns its own $\\alpha$ (MAX) or $\\beta$ (MIN), cut or not.",
     "algorithm expectiminimax": "expectiminimax",
     "tree title": "handout, exercise",
 }
@@ -81,6 +83,8 @@ _ES = {
         "condición de poda."),
     "algorithm minimax": "minimax",
     "algorithm alphabeta": "poda alfa-beta",
+    "form hard": "Usa la versión fail-hard: tras una poda, la llamada devuelve la cota alcanzada.",
+    "form practical": "Usa la poda alfa-beta de los apuntes: cada llamada devuelve su propio $\\alpha$ (MAX) o $\\beta$ (MIN), haya poda o no.",
     "algorithm expectiminimax": "expectiminimax",
     "tree title": "hoja de ejercicios, ejercicio",
 }

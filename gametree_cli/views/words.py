@@ -139,10 +139,15 @@ def words(lang: str = "en") -> dict[str, str]:
 _NOTES_ES = [
     (re.compile(r"^never visited$"), "nunca visitado"),
     (re.compile(r"^the algorithm keeps no (\w+)$"), r"el algoritmo no guarda \1"),
-    (re.compile(r"missed cut-off: (.*?) (?:is|are) never visited"), r"corte no visto: \1 nunca se visita(n)"),
-    (re.compile(r"not pruned: (.*?) (?:is|are) visited"), r"no podado: \1 se visita(n)"),
-    (re.compile(r"(.*?) lies? inside a pruned subtree: list only the topmost pruned nodes"),
-     r"\1 está(n) dentro de un subárbol podado: liste solo los nodos podados más altos"),
+    # the English verb says whether one node is named or several: the Spanish one agrees with it
+    (re.compile(r"missed cut-off: (.*?) is never visited"), r"corte no visto: \1 nunca se visita"),
+    (re.compile(r"missed cut-off: (.*?) are never visited"), r"corte no visto: \1 nunca se visitan"),
+    (re.compile(r"not pruned: (.*?) is visited"), r"no podado: \1 se visita"),
+    (re.compile(r"not pruned: (.*?) are visited"), r"no podado: \1 se visitan"),
+    (re.compile(r"(.*?) lies inside a pruned subtree: list only the topmost pruned nodes"),
+     r"\1 está dentro de un subárbol podado: liste solo los nodos podados más altos"),
+    (re.compile(r"(.*?) lie inside a pruned subtree: list only the topmost pruned nodes"),
+     r"\1 están dentro de un subárbol podado: liste solo los nodos podados más altos"),
     (re.compile(r"missing: "), "faltan: "),
     (re.compile(r"not expected: "), "sobran: "),
 ]

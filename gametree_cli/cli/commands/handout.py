@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..exits import reports_errors
-from ..options import Language
+from ..options import Language, Variant
 from ...generate.random_tree import parse_range
 
 __all__ = ["handout_command"]
@@ -25,6 +25,7 @@ def handout_command(
     count: Annotated[int, typer.Option("--count", "-n", help="Exercises per sheet.")],
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed: the same seed and options give the same handout. Keep it private: it makes the key.")],
     algo: Annotated[str, typer.Option("--algo", "-a", help="What to ask: minimax, alphabeta or expectiminimax; several comma-separated take turns.")] = "alphabeta",
+    variant: Annotated[Variant, typer.Option("--variant", help="The alpha-beta asked: soft (AIMA), hard (fail-hard) or practical (the course notes': each call returns its own alpha/beta); the sheet says which, the key and answers.yaml use it.")] = Variant.soft,
     depth: Annotated[int, typer.Option("--depth", "-d", help="Plies from the root to every leaf of each tree (chance edges count).")] = 3,
     branching: Annotated[str, typer.Option("--branching", "-b", help="Children per inner node: B, or a range LOW..HIGH drawn per node.")] = "2..3",
     values: Annotated[str, typer.Option("--values", metavar="LO..HI", help="Range of leaf values, whole numbers.")] = "0..9",
@@ -41,7 +42,8 @@ def handout_command(
     from ...exercises.roster import read_roster
 
     spec = HandoutSpec(count=count, seed=seed, algorithms=parse_algorithms(algo), depth=depth,
-                       branching=parse_range(branching, "--branching", "2..3"), values=parse_range(values, "--values"))
+                       branching=parse_range(branching, "--branching", "2..3"), values=parse_range(values, "--values"),
+                       alphabeta_form=variant.value)
     spec.check()
     roster = read_roster(students) if students is not None else None
     check_folder(output, force=force)  # refused before the work, not after
