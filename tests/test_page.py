@@ -341,3 +341,14 @@ def test_steps_refuses_what_it_cannot_write(runner, tmp_path: Path, args: list[s
     result = runner.invoke(app, ["render", str(TREES / "aima-5-2.yaml"), "--steps", str(tmp_path / "s"), *args])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "--steps" in result.output
+
+
+@pytest.mark.parametrize("variant", ["hard", "practical"])
+def test_the_pruning_test_names_what_the_cut_compares(variant: str) -> None:
+    """Fail-hard and the course notes' form cut on β ≤ α (their trace says so): the test before the cut says the
+    same, not 'v ≤ α' (the practical page said one thing before the cut and another at it)."""
+    tree, record, events = searched(TREES / "aima-5-2.yaml", "alphabeta", variant=variant)
+    tests = {step[4][1] for step in page_data(render_page(record, events, lang="en"))["steps"] if step[4]}
+    cuts = {test for test in tests if test.startswith("✂")}
+    assert cuts and all(" β=" in cut.split("≤")[0] or "α=" in cut.split("≥")[0] for cut in cuts), cuts
+    assert "prune if β ≤ α = 3" in tests and not any(test.startswith("prune if v") for test in tests), tests

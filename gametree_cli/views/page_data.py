@@ -77,7 +77,8 @@ class _StepWriter:
         self.windows: dict[int, tuple[str, str]] = {}
         self.shallow: dict[int, str] = {}
         self.roles: dict[int, str] = {}
-        self.hard = record.options.get("variant") == "hard"
+        # fail-hard and the course notes' form state their cut as bound against bound (β ≤ α), as their trace does
+        self.hard = record.options.get("variant") in ("hard", "practical")
         self.strict = bool(record.options.get("strict"))
 
     def shown(self, node: int) -> int:
