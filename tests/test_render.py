@@ -256,6 +256,14 @@ def test_latex_big_tree_is_cut_with_a_note() -> None:
     assert body.count("[{") == 1 + 6 + 36 + 36
 
 
+def test_latex_last_child_note_is_a_line_of_its_own() -> None:
+    """'(at the last child)' goes under the cut condition, not after it (one long line ran into the next node's
+    label in handout keys), each line coloured on its own: TikZ refuses a line break inside \\textcolor's braces."""
+    text = render_latex(solve(load_tree(TREES / "aima-5-2.yaml"), "alphabeta"))
+    assert r"\leq \alpha{=}3$}\\\textcolor{red}{(at the last child)}" in text
+    assert not re.search(r"\\textcolor\{red\}\{[^{}]*\\\\", text)
+
+
 @needs_latex
 def test_latex_compiles(tmp_path: Path) -> None:
     """Standalone documents compile with a real LaTeX: answers, handout, chance, n-player, hostile names."""

@@ -133,14 +133,15 @@ _OPS = {">=": r"\geq", "<=": r"\leq", ">": ">", "<": "<"}
 _GREEK = {"alpha": r"\alpha", "beta": r"\beta"}
 
 
-def _cut(cut: Cut, last: bool, w: dict[str, str]) -> str:
-    """``cut: $v=8 \\geq \\beta=3$``; a cut at the last child (nothing pruned) says so instead."""
+def _cut(cut: Cut, last: bool, w: dict[str, str]) -> list[str]:
+    """``cut: $v=8 \\geq \\beta=3$``; a cut at the last child (nothing pruned) says so instead, on a line of
+    its own (one long line ran into the next node's label: forest leaves labels out of its spacing)."""
     value_name = _GREEK.get(cut.value_name, r"\mathit{" + latex_escape(cut.value_name).replace(" ", r"\ ") + "}")
     bound_name = _GREEK.get(cut.bound_name, r"\mathit{" + latex_escape(cut.bound_name) + "}")
     reason = rf"${value_name}{{=}}{_value(cut.value)} {_OPS.get(cut.op, cut.op)} {bound_name}{{=}}{_value(cut.bound)}$"
     if last:
-        return reason + " " + latex_escape(f"({w['last_child_short']})")
-    return latex_escape(w["cut"].format(reason="").replace("✂ ", "")) + reason
+        return [reason, latex_escape(f"({w['last_child_short']})")]
+    return [latex_escape(w["cut"].format(reason="").replace("✂ ", "")) + reason]
 
 
 def _node_options(item: Drawn, side: str, w: dict[str, str]) -> list[str]:
@@ -165,7 +166,8 @@ def _node_options(item: Drawn, side: str, w: dict[str, str]) -> list[str]:
         notes.append(rf"probe ${_OPS['>=' if side == 'lower' else '<=']} {_value(found)}$" if side
                      else rf"probe ${_value(found)}$: no bound")
     if item.cut is not None:
-        notes.append(r"\textcolor{red}{" + _cut(item.cut, item.cut_last, w) + "}")
+        notes += [r"\textcolor{red}{" + line + "}" for line in _cut(item.cut, item.cut_last, w)]  # \\ ends a line
+        # outside a group only: TikZ refuses it inside \textcolor's braces
     if notes:
         text = r"\\".join(notes)
         options.append(f"label={{[font=\\tiny, align=left]right:{{{text}}}}}")
