@@ -179,6 +179,9 @@ def measurements(trees: list[Tree], yaml_trees: list[Tree], trace_tree: Tree | N
             if REFERENCE.exists():
                 group += [("C reference, value only", [str(REFERENCE), algorithm, source], None),
                           ("C reference, JSON out", [str(REFERENCE), algorithm, source, str(DATA / "out-c.json")], None)]
+                if algorithm == "alphabeta":  # what the reference wrote before 2026-11-25, for comparison
+                    group.append(("C reference, visited nodes only (no pruned nodes, no visit order)",
+                                  [str(REFERENCE), "alphabeta-visited", source, str(DATA / "out-c.json")], None))
             if algorithm == "minimax":
                 group.append(("NumPy (json.load + reduceat)", [PYTHON, str(HERE / "baseline.py"), "numpy-minimax", source], None))
             group += [("gametree JSON in, JSON out", GAMETREE_SCRIPT + ["solve", source, "--algo", algorithm, "--format", "json"], out),
@@ -401,8 +404,12 @@ def limit_section(results: dict[str, dict[str, Run]], trees: list[Tree]) -> list
                 lines += ["## 8. Close to the limit: a plain C program on the same files (whole processes)", "",
                           "`bench/reference.c`, compiled with `cc -O2` by the bench: reads the JSON file with a small "
                           "recursive-descent reader, solves recursively, prints the value; *JSON out* also writes "
-                          "one line per visited node (id and value). gametree writes the contract's full result "
-                          "(values, bounds, cuts, pruned nodes, visit order). Ratios: CPU ÷ the C reference's.", ""]
+                          "the result CONTRACT.md section 3 asks for (value, best move, principal variation, pruned "
+                          "nodes, visit order, an entry for every node, stats; `tests/test_bench_reference.py` checks "
+                          "it agrees with gametree's on random trees). gametree writes that and its additions (each "
+                          "node's α, β and type). The alpha-beta table keeps the reference's former output, one entry "
+                          "per visited node and nothing for the pruned ones, as a row of its own. "
+                          "Ratios: CPU ÷ the C reference's.", ""]
             c_value = group.get("C reference, value only")
             c_json = group.get("C reference, JSON out")
             lines += [f"### {algorithm}, {tree.label} ({tree.nodes:,} nodes)", "",
