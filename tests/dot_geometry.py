@@ -19,6 +19,7 @@ from typing import Any
 SHAPELESS = {"plaintext", "plain", "none"}
 TOLERANCE = 0.75  # points: a spline grazing a box's corner, or boxes touching, are not faults
 ASCENT, DESCENT = 0.78, 0.22  # of the font size, above and below a text line's baseline (Helvetica)
+NEAR = 12.0  # points: an annotation farther than this from its node reads as nobody's
 SPACE = 0.278  # of the font size: the width of a space (Helvetica)
 
 
@@ -103,6 +104,27 @@ def problems(layout: Layout) -> list[str]:
         for node in layout.nodes:
             if inner.overlaps(node):
                 found.append(f"{label.what} overlaps {node.what}")
+    return found
+
+
+def strays(layout: Layout) -> list[str]:
+    """Every annotation ``aK`` not right beside its node ``nK``: left of it, level with it, close
+    (within ``NEAR`` points), and nothing else drawn between the two."""
+    found = []
+    nodes = {box.owner: box for box in layout.nodes}
+    notes: dict[str, list[Box]] = {}
+    for box in layout.labels:
+        if box.owner[:1] == "a" and box.owner[1:].isdigit():
+            notes.setdefault(box.owner, []).append(box)
+    for owner, lines in notes.items():
+        node = nodes["n" + owner[1:]]
+        right = max(line.right for line in lines)
+        level = min(line.bottom for line in lines) < node.top and node.bottom < max(line.top for line in lines)
+        if not (level and 0 <= node.left - right <= NEAR):
+            found.append(f"{owner}'s note is not beside {node.what}: {node.left - right:.1f} points to its left")
+        between = Box(right, node.bottom, node.left, node.top, owner, "the gap")
+        found.extend(f"{other.what} is between {owner}'s note and {node.what}" for other in [*layout.nodes, *layout.labels]
+                     if other.owner not in (owner, node.owner) and between.shrunk(TOLERANCE).overlaps(other))
     return found
 
 

@@ -4,7 +4,8 @@ Checked from outside: the DOT text ``render`` writes is laid out by the real
 ``dot -Tjson``, and every edge's spline (its Bézier pieces, sampled about a
 point apart) is tested against every annotation's text box (a node's id,
 window and cut note; edge labels; the heading), and the annotations'
-boxes against each other and against the nodes (:mod:`.dot_geometry`).
+boxes against each other and against the nodes; and each node's annotation
+must sit right beside it, on its left, nothing between (:mod:`.dot_geometry`).
 Trees: every shipped tree with every algorithm that fits it, blank and in
 Spanish, and random two-player, chance and max-n trees of 20 to 70 nodes,
 searched with and without cuts. Before annotations were nodes of their own
@@ -27,7 +28,7 @@ from gametree_cli.search.registry import fitting_algorithms, solve
 from gametree_cli.views.dot import render_dot
 
 from .conftest import TREES
-from .dot_geometry import Box, Layout, lay_out, problems, read_layout
+from .dot_geometry import Box, Layout, lay_out, problems, read_layout, strays
 
 DOT = shutil.which("dot")
 needs_dot = pytest.mark.skipif(DOT is None, reason="Graphviz's dot is not installed (make test installs it with apt-get "
@@ -37,7 +38,8 @@ SHIPPED = sorted(TREES.glob("*.yaml"))
 
 def _faults(record: SearchRecord, **options: object) -> list[str]:
     assert DOT is not None
-    return problems(lay_out(DOT, render_dot(record, **options)))  # type: ignore[arg-type]
+    layout = lay_out(DOT, render_dot(record, **options))  # type: ignore[arg-type]
+    return problems(layout) + strays(layout)
 
 
 @needs_dot
@@ -106,3 +108,15 @@ def test_the_checker_sees_an_edge_through_a_note_and_notes_on_each_other() -> No
     assert "n1's text 'an xlabel in the way' overlaps a1's text 'a note'" in found
     clear = Layout([Box(60, 40, 90, 55, "a1", "note")], [], {"n0->n1": [(50.0, y) for y in range(0, 100)]})
     assert problems(clear) == []  # beside the edge, not on it
+
+
+def test_the_checker_sees_a_note_away_from_its_node() -> None:
+    node = Box(100, 0, 130, 30, "n1", "node n1")
+    beside = Layout([Box(60, 10, 93, 22, "a1", "a1's note")], [node], {})
+    assert strays(beside) == []
+    far = Layout([Box(20, 10, 53, 22, "a1", "a1's note")], [node], {})
+    assert strays(far) == ["a1's note is not beside node n1: 47.0 points to its left"]
+    right = Layout([Box(140, 10, 173, 22, "a1", "a1's note")], [node], {})
+    assert strays(right)  # on the wrong side
+    between = Layout([Box(60, 10, 93, 22, "a1", "a1's note"), Box(94, 12, 99, 20, "n0->n1", "a label")], [node], {})
+    assert strays(between) == ["a label is between a1's note and node n1"]

@@ -108,7 +108,7 @@ def _node_lines(item: Drawn, w: dict[str, str], side: int = 0) -> list[str]:
         lines.append(_edge_line(item, side))
     if item.hidden:
         more = f"m{item.node}"
-        lines.append(f"  {more} [label={_quote(w['more'].format(count=f'{item.hidden:,}'))}, shape=plaintext, fontcolor={_GREY}];")
+        lines.append(f"  {more} [label={_quote(w['more'].format(count=f'{item.hidden:,}'))}, shape=plaintext, margin=\"0.12,0.02\", fontcolor={_GREY}];")  # air: notes side by side
         lines.append(f"  {key} -> {more} [style=dotted, color={_GREY}];")
     return lines
 
@@ -184,7 +184,7 @@ def render_dot(
         heading.append(printable(summary_line(record, lang).plain))
     lines = [
         "digraph gametree {",
-        '  graph [ordering=out, nodesep=0.05, ranksep=0.75, forcelabels=true, fontname="Helvetica", labelloc=t'
+        '  graph [ordering=out, nodesep=0.05, ranksep=0.75, fontname="Helvetica", labelloc=t'
         + (f", label={_quote(chr(10).join(heading))}" if heading else "") + "];",
         '  node [fontname="Helvetica", fontsize=12, width=0.55, height=0.45, margin="0.04,0.02"];',
         '  edge [dir=none, fontname="Helvetica", fontsize=10];',
