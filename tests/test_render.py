@@ -102,7 +102,7 @@ def read_dot(text: str) -> tuple[dict[str, dict[str, str]], dict[tuple[str, str]
     notes = {name: nodes.pop(name) for name in [name for name in nodes if name.startswith("a")]}
     assert set(notes) == set(beside), "every annotation is set beside its node, and only annotations are"
     for name, note in notes.items():
-        assert beside[name] == "n" + name[1:] and note["shape"] == "plain"
+        assert beside[name] == "n" + name[1:] and note["shape"] == "plaintext" and note["margin"] == "0"
         nodes[beside[name]]["annotation"] = note["label"]
     return nodes, edges
 

@@ -154,7 +154,7 @@ def _annotation(item: Drawn, outside: list[str]) -> list[str]:
     colour = f'"{_PV_COLOUR}"' if item.on_pv else _GREY if item.pruned or item.unsearched else "black"
     text = "<br/>".join(escape(line, quote=False) for line in "\n".join(outside).split("\n"))
     return [f'  a{item.node} [label=<<table border="0" cellborder="0" cellspacing="0" cellpadding="0"><tr>'
-            f'<td width="{_AIR}"></td><td balign="right">{text}</td></tr></table>>, shape=plain, fontcolor={colour}];',
+            f'<td width="{_AIR}"></td><td balign="right">{text}</td></tr></table>>, shape=plaintext, width=0, height=0, margin=0, fontcolor={colour}];',
             f"  {{rank=same; a{item.node} -> n{item.node} [style=invis, weight=50];}}"]
 
 
