@@ -123,7 +123,8 @@ def strays(layout: Layout) -> list[str]:
         if not (level and 0 <= node.left - right <= NEAR):
             found.append(f"{owner}'s note is not beside {node.what}: {node.left - right:.1f} points to its left")
         between = Box(right, node.bottom, node.left, node.top, owner, "the gap")
-        found.extend(f"{other.what} is between {owner}'s note and {node.what}" for other in [*layout.nodes, *layout.labels]
+        found.extend(f"{other.what} is between {owner}'s note and {node.what}"
+                     for other in [*layout.nodes, *layout.labels]
                      if other.owner not in (owner, node.owner) and between.shrunk(TOLERANCE).overlaps(other))
     return found
 
@@ -155,7 +156,8 @@ def _sample(points: list[list[float]]) -> list[tuple[float, float]]:
     samples = [(points[0][0], points[0][1])]
     for start in range(0, len(points) - 3, 3):
         (x0, y0), (x1, y1), (x2, y2), (x3, y3) = points[start:start + 4]
-        steps = max(4, math.ceil(math.dist((x0, y0), (x1, y1)) + math.dist((x1, y1), (x2, y2)) + math.dist((x2, y2), (x3, y3))))
+        polygon = math.dist((x0, y0), (x1, y1)) + math.dist((x1, y1), (x2, y2)) + math.dist((x2, y2), (x3, y3))
+        steps = max(4, math.ceil(polygon))  # the control polygon is at least as long as the curve
         for step in range(1, steps + 1):
             t = step / steps
             u = 1 - t

@@ -108,7 +108,8 @@ def _node_lines(item: Drawn, w: dict[str, str], side: int = 0) -> list[str]:
         lines.append(_edge_line(item, side))
     if item.hidden:
         more = f"m{item.node}"
-        lines.append(f"  {more} [label={_quote(w['more'].format(count=f'{item.hidden:,}'))}, shape=plaintext, margin=\"0.12,0.02\", fontcolor={_GREY}];")  # air: notes side by side
+        note = _quote(w["more"].format(count=f"{item.hidden:,}"))
+        lines.append(f'  {more} [label={note}, shape=plaintext, margin="0.12,0.02", fontcolor={_GREY}];')  # air: notes abreast
         lines.append(f"  {key} -> {more} [style=dotted, color={_GREY}];")
     return lines
 
@@ -153,9 +154,16 @@ def _annotation(item: Drawn, outside: list[str]) -> list[str]:
     """
     colour = f'"{_PV_COLOUR}"' if item.on_pv else _GREY if item.pruned or item.unsearched else "black"
     text = "<br/>".join(escape(line, quote=False) for line in "\n".join(outside).split("\n"))
-    return [f'  a{item.node} [label=<<table border="0" cellborder="0" cellspacing="0" cellpadding="0"><tr>'
-            f'<td width="{_AIR}"></td><td balign="right">{text}</td></tr></table>>, shape=plaintext, width=0, height=0, margin=0, fontcolor={colour}];',
-            f"  {{rank=same; a{item.node} -> n{item.node} [style=invis, weight=50];}}"]
+    table = (f'<table border="0" cellborder="0" cellspacing="0" cellpadding="0"><tr><td width="{_AIR}"></td>'
+             f'<td balign="right">{text}</td></tr></table>')
+    return [f"  a{item.node} [label=<{table}>, shape=plaintext, width=0, height=0, margin=0, fontcolor={colour}];",
+            f"  {{rank=same; a{item.node} -> n{item.node} [style=invis, weight=50];}}"]  # weight: pulled close
+
+
+def _side(place: int, count: int) -> int:
+    """Which half of its parent's ``count`` children the ``place``-th is in: -1 left, 1 right, 0 the middle one."""
+    middle = (count - 1) / 2
+    return -1 if place < middle else 1 if place > middle else 0
 
 
 def render_dot(
@@ -184,6 +192,7 @@ def render_dot(
         heading.append(printable(summary_line(record, lang).plain))
     lines = [
         "digraph gametree {",
+        # nodesep: twice it parts a node from its annotation; annotations bring their own air (_AIR) on the left
         '  graph [ordering=out, nodesep=0.05, ranksep=0.75, fontname="Helvetica", labelloc=t'
         + (f", label={_quote(chr(10).join(heading))}" if heading else "") + "];",
         '  node [fontname="Helvetica", fontsize=12, width=0.55, height=0.45, margin="0.04,0.02"];',
@@ -193,9 +202,8 @@ def render_dot(
     for item in picture_nodes(record, blank=blank, max_nodes=max_nodes, depth=depth):
         side = 0
         if item.parent >= 0:
-            place, seen[item.parent] = seen.get(item.parent, 0), seen.get(item.parent, 0) + 1
-            middle = (tree.count[item.parent] - 1) / 2
-            side = -1 if place < middle else 1 if place > middle else 0
+            place = seen[item.parent] = seen.get(item.parent, -1) + 1
+            side = _side(place, tree.count[item.parent])
         lines.extend(_node_lines(item, w, side))
     lines.append("}")
     return "\n".join(lines) + "\n"
