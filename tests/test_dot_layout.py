@@ -7,7 +7,7 @@ window and cut note; edge labels; the heading), and the annotations'
 boxes against each other and against the nodes; and each node's annotation
 must sit right beside it, on its left, nothing between (:mod:`.dot_geometry`).
 Trees: every shipped tree with every algorithm that fits it, blank and in
-Spanish, and random two-player, chance and max-n trees of 20 to 70 nodes,
+Spanish, and random two-player, chance and max-n trees of 17 to 85 nodes,
 searched with and without cuts. Before annotations were nodes of their own
 (they were ``xlabel``\\ s, placed after the layout), the course tree alone
 had eight faults: A→D's edge through D's note, A→B's through C's, ...
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -63,19 +64,19 @@ def test_no_edge_crosses_an_annotation_under_other_search_options() -> None:
     assert _faults(limited) == []
 
 
-def _random_cases() -> list[tuple[RandomTreeSpec, int]]:
-    """Ten random trees each of two-player, chance and max-n kinds (20 to 70 nodes), and which of
+def _random_cases() -> list[Any]:
+    """Ten random trees each of two-player, chance and max-n kinds (17 to 85 nodes), and which of
     their fitting algorithms to use: a different one from tree to tree, so cuts come and go."""
-    cases = []
+    specs = []
     for seed in range(10):
-        cases.append((RandomTreeSpec(depth=3 + seed % 2, branching=(2, 3), seed=seed), seed))
-        cases.append((RandomTreeSpec(depth=4, branching=(2, 3), seed=seed, chance=True), seed))
-        cases.append((RandomTreeSpec(depth=3, branching=(2, 4), seed=seed, players=3), seed))
-    return cases
+        specs.append(RandomTreeSpec(depth=3 + seed % 2, branching=(2, 3), seed=seed))
+        specs.append(RandomTreeSpec(depth=4, branching=(2, 3), seed=seed, chance=True))
+        specs.append(RandomTreeSpec(depth=3, branching=(2, 4), seed=seed, players=3))
+    return [pytest.param(spec, spec.seed, id=spec.title().removeprefix("random tree ")) for spec in specs]
 
 
 @needs_dot
-@pytest.mark.parametrize(("spec", "pick"), _random_cases(), ids=lambda case: getattr(case, "title", lambda: "")())
+@pytest.mark.parametrize(("spec", "pick"), _random_cases())
 def test_no_edge_crosses_an_annotation_in_random_trees(spec: RandomTreeSpec, pick: int) -> None:
     tree = build_tree(random_tree(spec))
     assert 15 <= len(tree) <= 120, len(tree)
