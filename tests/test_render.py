@@ -49,7 +49,7 @@ SHIPPED = sorted(TREES.glob("*.yaml"))
 
 _STATEMENT = re.compile(r"^\s*(\w+)(?:\s*->\s*(\w+))?\s*(?:\[(.*)\])?;\s*$")
 _ATTRIBUTE = re.compile(r'\s*(\w+)\s*=\s*("(?:[^"\\]|\\.)*"|<(?:[^<>]|<[^<>]*>)*>|[^,\s]+)\s*,?')
-_BESIDE = re.compile(r"^\s*\{rank=same; (a\d+) -> (n\d+) \[style=invis, weight=\d+\];\}$")
+_BESIDE = re.compile(r"^\s*\{rank=same; (a\d+) -> (n\d+) \[style=invis\];\}$")
 _CELL = re.compile(r"<td[^>]*>([^<]*(?:<br/>[^<]*)*)</td></tr></table>>$")
 
 

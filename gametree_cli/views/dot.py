@@ -131,7 +131,7 @@ def _edge_line(item: Drawn, side: int) -> str:
         edge_label.append("✂")
     edge = []
     if edge_label:
-        text = "  " + " ".join(edge_label) + " "  # a space of air between the edge and its label
+        text = "  " + " ".join(edge_label) + " "  # air between the edge and its label
         edge.append(f"label={_quote({-1: chr(10) + text, 1: text + chr(10)}.get(side, text))}")
     if item.on_pv:
         edge.append(f'penwidth=3, color="{_PV_COLOUR}"')
@@ -157,7 +157,7 @@ def _annotation(item: Drawn, outside: list[str]) -> list[str]:
     table = (f'<table border="0" cellborder="0" cellspacing="0" cellpadding="0"><tr><td width="{_AIR}"></td>'
              f'<td balign="right">{text}</td></tr></table>')
     return [f"  a{item.node} [label=<{table}>, shape=plaintext, width=0, height=0, margin=0, fontcolor={colour}];",
-            f"  {{rank=same; a{item.node} -> n{item.node} [style=invis, weight=50];}}"]  # weight: pulled close
+            f"  {{rank=same; a{item.node} -> n{item.node} [style=invis];}}"]
 
 
 def _side(place: int, count: int) -> int:
