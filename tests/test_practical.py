@@ -185,7 +185,7 @@ def test_the_pictures_show_bounds_and_the_principal_variation() -> None:
 
     record = solve(load_tree(TREES / "course.yaml"), "alphabeta", variant="practical")
     dot = render_dot(record, lang="es")
-    assert 'label="≥ 8"' in dot and 'label="≤ 2"' in dot and 'xlabel="★ A' in dot
+    assert 'label="≥ 8"' in dot and 'label="≤ 2"' in dot and '<td balign="right">★ A<br/>' in dot  # A's annotation, beside it
     assert "(en el último hijo)" in dot and "✂ β=1" not in dot  # D: cut at its last child
     latex = render_latex(record)
     assert r"$\geq 8$" in latex and r"$\leq 1$" in latex and r"$\star$\,A" in latex

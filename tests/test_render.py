@@ -9,6 +9,7 @@ principal variation, a cut mark on the edge of every pruned subtree.
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 import subprocess
@@ -47,7 +48,9 @@ SHIPPED = sorted(TREES.glob("*.yaml"))
 # -- a small DOT reader ---------------------------------------------------------
 
 _STATEMENT = re.compile(r"^\s*(\w+)(?:\s*->\s*(\w+))?\s*(?:\[(.*)\])?;\s*$")
-_ATTRIBUTE = re.compile(r'\s*(\w+)\s*=\s*("(?:[^"\\]|\\.)*"|[^,\s]+)\s*,?')
+_ATTRIBUTE = re.compile(r'\s*(\w+)\s*=\s*("(?:[^"\\]|\\.)*"|<(?:[^<>]|<[^<>]*>)*>|[^,\s]+)\s*,?')
+_BESIDE = re.compile(r"^\s*\{rank=same; (a\d+) -> (n\d+) \[style=invis\];\}$")
+_CELL = re.compile(r"<td[^>]*>([^<]*(?:<br/>[^<]*)*)</td></tr></table>>$")
 
 
 def attributes(text: str) -> dict[str, str]:
@@ -59,19 +62,32 @@ def attributes(text: str) -> dict[str, str]:
         raw = match.group(2)
         if raw.startswith('"'):
             raw = re.sub(r"\\(.)", lambda escaped: "\n" if escaped.group(1) == "n" else escaped.group(1), raw[1:-1])
+        elif raw.startswith("<"):  # an HTML-like label: an annotation's lines
+            cell = _CELL.search(raw)
+            assert cell, raw
+            raw = html.unescape(cell.group(1).replace("<br/>", "\n"))
         found[match.group(1)] = raw
         position = match.end()
     return found
 
 
 def read_dot(text: str) -> tuple[dict[str, dict[str, str]], dict[tuple[str, str], dict[str, str]]]:
-    """Nodes and edges of the DOT text gametree writes (one statement per line)."""
+    """Nodes and edges of the DOT text gametree writes (one statement per line).
+
+    A node's annotation (id, window, cut) is a text node ``aK`` of its own, set
+    beside node ``nK``; it is read back as that node's ``annotation``.
+    """
     nodes: dict[str, dict[str, str]] = {}
     edges: dict[tuple[str, str], dict[str, str]] = {}
+    beside: dict[str, str] = {}
     lines = text.strip().splitlines()
     assert lines[0] == "digraph gametree {" and lines[-1] == "}"
     for line in lines[1:-1]:
         if line.strip().startswith(("graph ", "node ", "edge ")):
+            continue
+        pair = _BESIDE.match(line)
+        if pair:
+            beside[pair.group(1)] = pair.group(2)
             continue
         match = _STATEMENT.match(line)
         assert match, line
@@ -80,7 +96,14 @@ def read_dot(text: str) -> tuple[dict[str, dict[str, str]], dict[tuple[str, str]
         if target is None:
             nodes[source] = found
         else:
+            if "label" in found:  # without the air around it (a space, and a line where the edge slants)
+                found["label"] = found["label"].strip()
             edges[(source, target)] = found
+    notes = {name: nodes.pop(name) for name in [name for name in nodes if name.startswith("a")]}
+    assert set(notes) == set(beside), "every annotation is set beside its node, and only annotations are"
+    for name, note in notes.items():
+        assert beside[name] == "n" + name[1:] and note["shape"] == "plaintext" and note["margin"] == "0"
+        nodes[beside[name]]["annotation"] = note["label"]
     return nodes, edges
 
 
@@ -107,7 +130,7 @@ def test_dot_shows_what_the_record_says(compact: Any, algorithm: str) -> None:
     for node in range(len(tree)):
         drawn = nodes[f"n{node}"]
         entry = result["nodes"][ids[node]]
-        assert drawn["xlabel"].split("\n")[0] == ("★ " if node in pv else "") + ids[node]  # the PV, marked
+        assert drawn["annotation"].split("\n")[0] == ("★ " if node in pv else "") + ids[node]  # the PV, marked
         assert drawn["shape"] == {MAX: "triangle", MIN: "invtriangle", LEAF: "box"}[tree.kind[node]]
         if entry["visited"]:
             sign = {"lower": "≥ ", "upper": "≤ "}.get(entry.get("bound_kind"), "")  # a bound shows as one
@@ -123,8 +146,8 @@ def test_dot_shows_what_the_record_says(compact: Any, algorithm: str) -> None:
             assert ("✂" in edge.get("label", "")) == (ids[node] in pruned_roots)
         if node in record.cuts:
             skipped = any(result["nodes"][ids[child]]["visited"] is False for child in tree.children(node))
-            assert ("✂ v=" in drawn["xlabel"]) == skipped  # a cut at the last child prunes nothing: no ✂
-            assert ("(at the last child)" in drawn["xlabel"]) != skipped
+            assert ("✂ v=" in drawn["annotation"]) == skipped  # a cut at the last child prunes nothing: no ✂
+            assert ("(at the last child)" in drawn["annotation"]) != skipped
     if algorithm == "minimax":
         assert not pruned_roots and all("dashed" not in node.get("style", "") for node in nodes.values())
 
@@ -138,7 +161,7 @@ def test_dot_blank_handout_has_no_answers() -> None:
         drawn = nodes[f"n{node}"]
         assert drawn["label"] == ("" if tree.count[node] else str(tree.value[node]))
         assert "penwidth" not in drawn and "style" not in drawn
-        assert "α" not in drawn["xlabel"] and "✂" not in drawn["xlabel"]
+        assert "α" not in drawn["annotation"] and "✂" not in drawn["annotation"]
     assert all("✂" not in edge.get("label", "") for edge in edges.values())
     assert "alphabeta: value" not in text
 
@@ -157,7 +180,7 @@ def test_dot_chance_nplayer_and_depth_limit() -> None:
 
     limited = solve(load_tree(TREES / "depth-limited.yaml"), "minimax", depth=1)
     nodes, _ = read_dot(render_dot(limited))
-    assert nodes["n1"]["xlabel"].startswith("L  (eval)") and nodes["n1"]["label"] == "3"
+    assert nodes["n1"]["annotation"].startswith("L  (eval)") and nodes["n1"]["label"] == "3"
     below = [name for name, drawn in nodes.items() if "dotted" in drawn.get("style", "")]
     assert len(below) == len(limited.tree) - 3  # everything under the horizon is unsearched, drawn dotted
 
@@ -176,7 +199,7 @@ def test_dot_quotes_whatever_a_file_names() -> None:
     tree = build_tree({"title": 'say "hi" \\ there', "root": {"id": 'A "1"', "children": [{"move": "x\\y", "value": 1}, 2]}})
     text = render_dot(solve(tree))
     nodes, edges = read_dot(text)
-    assert nodes["n0"]["xlabel"].startswith('★ A "1"')
+    assert nodes["n0"]["annotation"].startswith('★ A "1"')
     assert edges[("n0", "n1")]["label"] == "x\\y"
 
 
@@ -373,4 +396,5 @@ def test_render_takes_the_same_search_options_as_solve() -> None:
     assert given.exit_code == best.exit_code == hard.exit_code == 0, best.output + hard.output
     assert "nodes visited 11" in given.stdout and "order best" not in given.stdout
     assert "nodes visited 9" in best.stdout and "order best" in best.stdout
-    assert "✂ v=2 ≤ α=3" in given.stdout and "✂ β=2 < α=3" in hard.stdout  # fail-hard and strict: the cut reason says so
+    assert "✂ v=2 ≤ α=3" in given.stdout and "✂ β=2 &lt; α=3" in hard.stdout  # fail-hard and strict: the cut reason says so
+    # (an annotation is an HTML-like label in the DOT text: its '<' is written '&lt;')

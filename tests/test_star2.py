@@ -158,7 +158,7 @@ def test_star2_probe_cuts_where_star1_searches() -> None:
     from gametree_cli.views.annotated import annotated_tree
     from gametree_cli.views.dot import render_dot
 
-    assert "Y2\\nα=−10, β=1\\nprobe ≥ 6" in render_dot(record)  # DOT: a real minus sign, escaped newlines
+    assert "Y2<br/>α=−10, β=1<br/>probe ≥ 6" in render_dot(record)  # DOT: a real minus sign, one line each
     console = Console(no_color=True, width=200, record=True, file=open("/dev/null", "w"))
     console.print(annotated_tree(record))
     assert "Y2 ▲ max  ≥ 6  [α=-10, β=1]  (probe: ≥ 6)" in console.export_text()  # only its first move searched

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import shutil
 import subprocess
+from html import escape
 
 from ..core.errors import GameTreeError
 from ..core.model import CHANCE, LEAF, MAX, MIN, PLAYER
@@ -36,6 +37,7 @@ GRAPHVIZ_MISSING = (
 _SHAPES = {MAX: "triangle", MIN: "invtriangle", CHANCE: "circle", PLAYER: "box", LEAF: "box"}
 _PV_COLOUR = "#1a7f37"
 _GREY = "gray55"
+_AIR = 16  # points of empty space left of an annotation: it reads as its own node's, not its left neighbour's
 
 
 def dot_program() -> str | None:
@@ -73,8 +75,8 @@ def _cut(cut: Cut, last: bool, w: dict[str, str]) -> str:
     return f"{reason}\n({w['last_child_short']})" if last else f"✂ {reason}"
 
 
-def _node_lines(item: Drawn, w: dict[str, str]) -> list[str]:
-    """The DOT statements of one node and the edge into it."""
+def _node_lines(item: Drawn, w: dict[str, str], side: int = 0) -> list[str]:
+    """The DOT statements of one node and the edge into it (``side``: see :func:`_edge_line`)."""
     key = f"n{item.node}"
     label = "" if item.value is None else (f"{item.sign} " if item.sign else "") + _value(item.value)
     if item.kind == PLAYER:
@@ -85,12 +87,12 @@ def _node_lines(item: Drawn, w: dict[str, str]) -> list[str]:
     if item.bound is not None:
         outside.append(f"{w['bound']}={_value(item.bound)}")
     if item.probe is not None:  # Star2's probe of the node's first move
-        side, found = item.probe
-        outside.append(f"probe {'≥' if side == 'lower' else '≤'} {_value(found)}" if side else
+        probed, found = item.probe
+        outside.append(f"probe {'≥' if probed == 'lower' else '≤'} {_value(found)}" if probed else
                        f"probe {_value(found)}: no bound")
     if item.cut is not None:
         outside.append(_cut(item.cut, item.cut_last, w))
-    attributes = [f"label={_quote(label)}", f"xlabel={_quote(chr(10).join(outside))}", f"shape={_SHAPES[item.kind]}"]
+    attributes = [f"label={_quote(label)}", f"shape={_SHAPES[item.kind]}"]
     if item.kind == PLAYER:
         attributes.append('style="rounded"')
     if item.kind == LEAF:
@@ -101,32 +103,67 @@ def _node_lines(item: Drawn, w: dict[str, str]) -> list[str]:
         attributes.append(f'style="dashed{",rounded" if item.kind == PLAYER else ""}", color={_GREY}, fontcolor={_GREY}')
     elif item.unsearched:
         attributes.append(f'style="dotted{",rounded" if item.kind == PLAYER else ""}", color={_GREY}, fontcolor={_GREY}')
-    lines = [f"  {key} [{', '.join(part for part in attributes if part)}];"]
+    lines = [f"  {key} [{', '.join(part for part in attributes if part)}];", *_annotation(item, outside)]
     if item.parent >= 0:
-        edge_label = []
-        if item.move is not None:
-            edge_label.append(printable(item.move))
-        if item.p is not None:
-            edge_label.append(f"p={_number(item.p)}")
-        edge = []
-        if item.cut_edge:
-            edge_label.append("✂")
-        if edge_label:
-            edge.append(f"label={_quote(' '.join(edge_label))}")
-        if item.on_pv:
-            edge.append(f'penwidth=3, color="{_PV_COLOUR}"')
-        elif item.pruned:
-            edge.append(f"style=dashed, color={_GREY}, fontcolor={'red' if item.cut_edge else _GREY}")
-            if item.cut_edge:
-                edge.append("fontsize=16")
-        elif item.unsearched:
-            edge.append(f"style=dotted, color={_GREY}, fontcolor={_GREY}")
-        lines.append(f"  n{item.parent} -> {key}" + (f" [{', '.join(edge)}]" if edge else "") + ";")
+        lines.append(_edge_line(item, side))
     if item.hidden:
         more = f"m{item.node}"
-        lines.append(f"  {more} [label={_quote(w['more'].format(count=f'{item.hidden:,}'))}, shape=plaintext, fontcolor={_GREY}];")
+        note = _quote(w["more"].format(count=f"{item.hidden:,}"))
+        lines.append(f'  {more} [label={note}, shape=plaintext, margin="0.12,0.02", fontcolor={_GREY}];')  # air: notes abreast
         lines.append(f"  {key} -> {more} [style=dotted, color={_GREY}];")
     return lines
+
+
+def _edge_line(item: Drawn, side: int) -> str:
+    """The edge from the parent: its move, probability and ✂ as a label, the look of its line.
+
+    dot sets an edge's label just right of the point where the edge crosses
+    the middle of the ranks, and a slanting edge then grazes the label's top
+    (edges to the left half of the children) or its bottom (the right half):
+    ``side`` (-1, 0, 1) shifts the text a line away from the edge there.
+    """
+    edge_label = []
+    if item.move is not None:
+        edge_label.append(printable(item.move))
+    if item.p is not None:
+        edge_label.append(f"p={_number(item.p)}")
+    if item.cut_edge:
+        edge_label.append("✂")
+    edge = []
+    if edge_label:
+        text = "  " + " ".join(edge_label) + " "  # air between the edge and its label
+        edge.append(f"label={_quote({-1: chr(10) + text, 1: text + chr(10)}.get(side, text))}")
+    if item.on_pv:
+        edge.append(f'penwidth=3, color="{_PV_COLOUR}"')
+    elif item.pruned:
+        edge.append(f"style=dashed, color={_GREY}, fontcolor={'red' if item.cut_edge else _GREY}")
+        if item.cut_edge:
+            edge.append("fontsize=16")
+    elif item.unsearched:
+        edge.append(f"style=dotted, color={_GREY}, fontcolor={_GREY}")
+    return f"  n{item.parent} -> n{item.node}" + (f" [{', '.join(edge)}]" if edge else "") + ";"
+
+
+def _annotation(item: Drawn, outside: list[str]) -> list[str]:
+    """The node's id, window and cut note as a text node of its own, left of the node in its rank.
+
+    Why not an ``xlabel``: Graphviz places xlabels after the layout, clear of
+    nodes but not of edges, so edges ran through them. A node of its own is
+    laid out with the tree: dot keeps it beside the node (same rank, an
+    invisible edge to the node's left) and routes every edge around it.
+    """
+    colour = f'"{_PV_COLOUR}"' if item.on_pv else _GREY if item.pruned or item.unsearched else "black"
+    text = "<br/>".join(escape(line, quote=False) for line in "\n".join(outside).split("\n"))
+    table = (f'<table border="0" cellborder="0" cellspacing="0" cellpadding="0"><tr><td width="{_AIR}"></td>'
+             f'<td balign="right">{text}</td></tr></table>')
+    return [f"  a{item.node} [label=<{table}>, shape=plaintext, width=0, height=0, margin=0, fontcolor={colour}];",
+            f"  {{rank=same; a{item.node} -> n{item.node} [style=invis];}}"]
+
+
+def _side(place: int, count: int) -> int:
+    """Which half of its parent's ``count`` children the ``place``-th is in: -1 left, 1 right, 0 the middle one."""
+    middle = (count - 1) / 2
+    return -1 if place < middle else 1 if place > middle else 0
 
 
 def render_dot(
@@ -155,13 +192,19 @@ def render_dot(
         heading.append(printable(summary_line(record, lang).plain))
     lines = [
         "digraph gametree {",
-        '  graph [ordering=out, nodesep=0.45, ranksep=0.75, forcelabels=true, fontname="Helvetica", labelloc=t'
+        # nodesep: twice it parts a node from its annotation; annotations bring their own air (_AIR) on the left
+        '  graph [ordering=out, nodesep=0.05, ranksep=0.75, fontname="Helvetica", labelloc=t'
         + (f", label={_quote(chr(10).join(heading))}" if heading else "") + "];",
         '  node [fontname="Helvetica", fontsize=12, width=0.55, height=0.45, margin="0.04,0.02"];',
         '  edge [dir=none, fontname="Helvetica", fontsize=10];',
     ]
+    seen: dict[int, int] = {}  # children of each parent drawn so far
     for item in picture_nodes(record, blank=blank, max_nodes=max_nodes, depth=depth):
-        lines.extend(_node_lines(item, w))
+        side = 0
+        if item.parent >= 0:
+            place = seen[item.parent] = seen.get(item.parent, -1) + 1
+            side = _side(place, tree.count[item.parent])
+        lines.extend(_node_lines(item, w, side))
     lines.append("}")
     return "\n".join(lines) + "\n"
 
