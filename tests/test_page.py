@@ -352,3 +352,19 @@ def test_the_pruning_test_names_what_the_cut_compares(variant: str) -> None:
     cuts = {test for test in tests if test.startswith("✂")}
     assert cuts and all(" β=" in cut.split("≤")[0] or "α=" in cut.split("≥")[0] for cut in cuts), cuts
     assert "prune if β ≤ α = 3" in tests and not any(test.startswith("prune if v") for test in tests), tests
+
+
+def test_a_wide_node_is_capped_like_the_other_pictures(runner, tmp_path: Path) -> None:
+    """A root with 1,000 children drew all of them on the page; now the first 400, counted in the summary."""
+    path = tmp_path / "wide.json"
+    path.write_text(json.dumps(list(range(1000))))
+    out = tmp_path / "wide.html"
+    result = runner.invoke(app, ["render", str(path), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    data = page_data(out.read_text())
+    assert len(data["ids"]) == 401 and data["hidden"] == 600 and not data["practice"]["available"]
+    every = tmp_path / "every.html"
+    result = runner.invoke(app, ["render", str(path), "--show-all", "-o", str(every)])
+    assert result.exit_code == 0, result.output
+    data = page_data(every.read_text())
+    assert len(data["ids"]) == 1001 and data["hidden"] == 0 and data["practice"]["available"]

@@ -160,8 +160,14 @@ def render_dot(
         '  node [fontname="Helvetica", fontsize=12, width=0.55, height=0.45, margin="0.04,0.02"];',
         '  edge [dir=none, fontname="Helvetica", fontsize=10];',
     ]
-    for item in picture_nodes(record, blank=blank, max_nodes=max_nodes, depth=depth):
+    drawn = picture_nodes(record, blank=blank, max_nodes=max_nodes, depth=depth)
+    for item in drawn:
         lines.extend(_node_lines(item, w))
+    for item in drawn:  # after every edge: the note is drawn right of the children shown
+        if item.omitted:
+            note = w["more_children"].format(count=f"{item.omitted:,}")
+            lines.append(f"  w{item.node} [label={_quote(note)}, shape=plaintext, fontcolor={_GREY}];")
+            lines.append(f"  n{item.node} -> w{item.node} [style=dotted, color={_GREY}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 

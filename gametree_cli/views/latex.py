@@ -253,8 +253,7 @@ def forest_picture(
     count = tree.count
     for item in items:
         while open_nodes and open_nodes[-1].node != item.parent:
-            closed = open_nodes.pop()
-            lines.append("  " * (closed.depth + 1) + "]")
+            _close(lines, open_nodes.pop(), w)
         position = item.node - tree.first[item.parent] if item.parent >= 0 else 0
         siblings = count[item.parent] if item.parent >= 0 else 1
         side = "left" if position < siblings / 2 - 0.25 else "right"
@@ -265,7 +264,14 @@ def forest_picture(
             lines.append("  " * (item.depth + 2) + f"[{{\\dots\\ {more}}}, gt more]")
         open_nodes.append(item)
     while open_nodes:
-        closed = open_nodes.pop()
-        lines.append("  " * (closed.depth + 1) + "]")
+        _close(lines, open_nodes.pop(), w)
     lines.append(r"\end{forest}")
     return "\n".join(lines)
+
+
+def _close(lines: list[str], item: Drawn, w: dict[str, str]) -> None:
+    """Close ``item``'s bracket, after a note on the children a wide node leaves out, if any."""
+    if item.omitted:
+        more = latex_escape(w["more_children"].format(count=f"{item.omitted:,}").removeprefix("… "))
+        lines.append("  " * (item.depth + 2) + f"[{{\\dots\\ {more}}}, gt more]")
+    lines.append("  " * (item.depth + 1) + "]")
