@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..search.record_facts import Cut
 
-__all__ = ["LANGUAGES", "PV_MARK", "words", "translate_note", "cut_reason"]
+__all__ = ["LANGUAGES", "PV_MARK", "CUT_NAMES", "words", "translate_note", "cut_name", "cut_reason"]
 
 LANGUAGES = ("en", "es")
 
@@ -162,7 +162,19 @@ def translate_note(note: str, lang: str) -> str:
     return note
 
 
-_NAMES_ES = {"alpha": "alfa", "upper": "cota superior", "lower": "cota inferior"}
+#: The names a cut's reason gives its two numbers, per language: the one wording of every view (the
+#: annotated tree, the trace, the pictures, the page). English is the record's own (the JSON's ``cut``).
+CUT_NAMES = {
+    "en": {"alpha": "alpha", "upper": "upper", "lower": "lower",
+           "probed lower": "probed lower", "probed upper": "probed upper"},
+    "es": {"alpha": "alfa", "upper": "cota superior", "lower": "cota inferior",
+           "probed lower": "cota inferior de los sondeos", "probed upper": "cota superior de los sondeos"},
+}
+
+
+def cut_name(name: str, lang: str = "en") -> str:
+    """A cut's value or bound name (``alpha``, ``probed upper``) in ``lang``; others (``v``, ``beta``) as they are."""
+    return CUT_NAMES.get(lang, CUT_NAMES["en"]).get(name, name)
 
 
 def cut_reason(cut: "Cut", lang: str = "en") -> str:
@@ -171,5 +183,5 @@ def cut_reason(cut: "Cut", lang: str = "en") -> str:
         return cut.reason()
     from ..core.numbers import format_value
 
-    value_name, bound_name = (_NAMES_ES.get(name, name) for name in (cut.value_name, cut.bound_name))
+    value_name, bound_name = (cut_name(name, lang) for name in (cut.value_name, cut.bound_name))
     return f"{value_name}={format_value(cut.value)} {cut.op} {bound_name}={format_value(cut.bound)}"
