@@ -249,3 +249,23 @@ def test_a_cut_on_the_probes_is_worded_alike_in_every_view(lang: str, reason: st
     assert page_reason(cut, lang) == reason
     if lang == "en":  # the JSON is not translated: the record's own words, which English shares
         assert result_document(record)["nodes"]["Q"]["cut"] == reason
+
+
+@pytest.mark.parametrize(("lang", "name", "probe"), [("en", "probed upper", "probe"),
+                                                      ("es", "cota superior de los sondeos", "sondeo")])
+def test_pictures_word_cuts_and_probes_as_the_text_does(lang: str, name: str, probe: str) -> None:
+    """QA: Spanish pictures said 'upper=4 ≤ α=4' and 'probe ≤ 6/5' where solve --lang es says
+    'cota superior' and '(sondeo: ≤ 6/5)'."""
+    from gametree_cli.views.dot import render_dot
+    from gametree_cli.views.latex import render_latex
+
+    tree = tree_of(PROBED_CUT)
+    record = solve(tree, "star2")
+    dot = render_dot(record, lang=lang)
+    assert f"✂ {name}=5/2 ≤ α=4" in dot and f"\\n{probe} ≤ −5" in dot  # Q, and Q1's probe
+    latex = render_latex(record, lang=lang)
+    assert "\\mathit{" + name.replace(" ", "\\ ") + "}{=}" in latex and f"{probe} $\\leq -5$" in latex
+    star1 = solve(tree, "star1")
+    cut = star1.cut(tree.index("Q"))
+    said = {"en": "upper", "es": "cota superior"}[lang]
+    assert cut is not None and cut.value_name == "upper" and f"✂ {said}=" in render_dot(star1, lang=lang)

@@ -67,8 +67,8 @@ _GREEK = {"alpha": "α", "beta": "β"}
 
 def _cut(cut: Cut, last: bool, w: dict[str, str]) -> str:
     """``✂ v=8 ≥ β=3``; a cut at the last child (nothing pruned) says so instead of ✂."""
-    value_name = _GREEK.get(cut.value_name, cut.value_name)
-    bound_name = _GREEK.get(cut.bound_name, cut.bound_name)
+    value_name = _GREEK.get(cut.value_name) or w.get(f"name {cut.value_name}", cut.value_name)  # words' wording
+    bound_name = _GREEK.get(cut.bound_name) or w.get(f"name {cut.bound_name}", cut.bound_name)
     reason = f"{value_name}={_value(cut.value)} {_OPS.get(cut.op, cut.op)} {bound_name}={_value(cut.bound)}"
     return f"{reason}\n({w['last_child_short']})" if last else f"✂ {reason}"
 
@@ -86,8 +86,8 @@ def _node_lines(item: Drawn, w: dict[str, str]) -> list[str]:
         outside.append(f"{w['bound']}={_value(item.bound)}")
     if item.probe is not None:  # Star2's probe of the node's first move
         side, found = item.probe
-        outside.append(f"probe {'≥' if side == 'lower' else '≤'} {_value(found)}" if side else
-                       f"probe {_value(found)}: no bound")
+        outside.append(f"{w['probe_short']} {'≥' if side == 'lower' else '≤'} {_value(found)}" if side else
+                       f"{w['probe_short']} {_value(found)}: {w['no_bound']}")
     if item.cut is not None:
         outside.append(_cut(item.cut, item.cut_last, w))
     attributes = [f"label={_quote(label)}", f"xlabel={_quote(chr(10).join(outside))}", f"shape={_SHAPES[item.kind]}"]

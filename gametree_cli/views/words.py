@@ -23,6 +23,16 @@ LANGUAGES = ("en", "es")
 #: marks the principal variation's nodes in every view, so it shows without colour (piped, NO_COLOR, slides)
 PV_MARK = "★"
 
+#: The names a cut's reason gives its two numbers, per language: the one wording of every view (the
+#: annotated tree, the trace, the pictures, the page). English is the record's own (the JSON's ``cut``).
+CUT_NAMES = {
+    "en": {"alpha": "alpha", "upper": "upper", "lower": "lower",
+           "probed lower": "probed lower", "probed upper": "probed upper"},
+    "es": {"alpha": "alfa", "upper": "cota superior", "lower": "cota inferior",
+           "probed lower": "cota inferior de los sondeos", "probed upper": "cota superior de los sondeos"},
+}
+
+
 _EN = {
     # the annotated tree and the pictures
     "cut": "✂ cut: {reason}",
@@ -38,6 +48,7 @@ _EN = {
     "more_nodes": "… {count} more node{s} below",
     "more": "… {count} more",
     "probe": "(probe: {shown})",
+    "probe_short": "probe",
     "no_bound": "no bound",
     "order_note": "(children drawn in the order searched, --order {order}; #n is the child's position in the file)",
     "wide_note": "(nodes with more than {cap} children: {count} of them left out, with what is below them; "
@@ -89,6 +100,7 @@ _ES = {
     "more_nodes": "… {count} nodo{s} más debajo",
     "more": "… {count} más",
     "probe": "(sondeo: {shown})",
+    "probe_short": "sondeo",
     "no_bound": "sin cota",
     "order_note": "(hijos dibujados en el orden de búsqueda, --order {order}; #n es la posición del hijo en el fichero)",
     "wide_note": "(nodos con más de {cap} hijos: {count} de ellos omitidos, con lo que hay debajo; "
@@ -123,6 +135,10 @@ _ES = {
     "n_wrong": "{count} mal",
     "n_error": "{count} sin poder comprobar",
 }
+
+# a cut's names as the pictures say them (``w["name upper"]``): the pictures are given the table, not the language
+_EN.update({f"name {name}": text for name, text in CUT_NAMES["en"].items()})
+_ES.update({f"name {name}": text for name, text in CUT_NAMES["es"].items()})
 
 _TABLES = {"en": _EN, "es": _ES}
 
@@ -160,16 +176,6 @@ def translate_note(note: str, lang: str) -> str:
     for pattern, replacement in _NOTES_ES:
         note = pattern.sub(replacement, note)
     return note
-
-
-#: The names a cut's reason gives its two numbers, per language: the one wording of every view (the
-#: annotated tree, the trace, the pictures, the page). English is the record's own (the JSON's ``cut``).
-CUT_NAMES = {
-    "en": {"alpha": "alpha", "upper": "upper", "lower": "lower",
-           "probed lower": "probed lower", "probed upper": "probed upper"},
-    "es": {"alpha": "alfa", "upper": "cota superior", "lower": "cota inferior",
-           "probed lower": "cota inferior de los sondeos", "probed upper": "cota superior de los sondeos"},
-}
 
 
 def cut_name(name: str, lang: str = "en") -> str:
