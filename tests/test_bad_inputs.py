@@ -23,6 +23,7 @@ import yaml
 from gametree_cli.cli.app import app
 from gametree_cli.io.document import DEFAULT_MAX_NODES
 from gametree_cli.io.loader import YAML_MAX_DEPTH
+from gametree_cli.io.yaml_reader import YAML_MAX_PLIES
 
 from .conftest import HANG_GUARD
 from .test_loader import ERROR_LINE
@@ -101,7 +102,7 @@ def test_yaml_nested_past_the_limit_is_refused_cleanly(tmp_path: Path) -> None:
     done = run("solve", "deep.yaml", cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.startswith("deep.yaml:1:")
-    assert f"the YAML nests deeper than {YAML_MAX_DEPTH:,} levels; write deep trees in JSON" in done.stderr
+    assert f"the YAML nests deeper than {YAML_MAX_DEPTH:,} levels (a tree {YAML_MAX_PLIES:,} plies deep); write deep trees in JSON" in done.stderr
     assert done.stderr.count("\n") == 1
 
 

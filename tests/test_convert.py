@@ -35,6 +35,7 @@ from gametree_cli.io.document_writer import (
 )
 from gametree_cli.io.efg import read_efg
 from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.io.yaml_reader import YAML_MAX_DEPTH, YAML_MAX_PLIES
 from gametree_cli.io.saver import save_tree
 from gametree_cli.io.schema import tree_schema
 
@@ -297,25 +298,34 @@ def test_uniform_chance_leaves_out_p_but_keeps_decimal_and_unequal_ones() -> Non
 
 
 def chain(depth: int) -> Any:
-    document: dict[str, Any] = {"value": 7}
-    for level in range(depth):
-        document = {"children": [document, level % 5]}
-    return build_tree({"root": document})
+    """A chain ``depth`` plies deep in the form that nests deepest in YAML: three players (their
+    turns rotate), so the deepest leaf's value is a list, inside the mapping its id needs."""
+    document: dict[str, Any] = {"id": "end", "value": [7, 0, 1]}
+    for _ in range(depth):
+        document = {"children": [document]}
+    return build_tree({"players": ["A", "B", "C"], "root": document})
 
 
 def test_a_100000_deep_chain_is_written_and_read_back() -> None:
     """Writers never recurse and keep indentation bounded; both files read back (JSON in a
-    blink; YAML past libyaml's 1,000 levels with PyYAML's pure-Python parser, ~3 s)."""
-    depth = 100_000
+    blink; YAML past libyaml's 1,000 levels with PyYAML's pure-Python parser, ~3 s). The
+    deepest YAML gametree reads is exactly the deepest tree it is documented to read: a
+    100,000-ply chain with ids was written and then refused (QA: 200,002 levels, the limit
+    was 200,000), and one ply more is refused."""
+    depth = YAML_MAX_PLIES
+    assert depth == 100_000  # docs/formats.md, docs/limits.md
     tree = chain(depth)
     as_yaml, as_json = yaml_text(tree), json_text(tree)
     for text in (as_yaml, as_json):
         assert max(len(line) - len(line.lstrip()) for line in text.splitlines()) <= 82  # bounded indentation
     for text, fmt in ((as_json, "json"), (as_yaml, "yaml")):
         back = parse_tree(text, fmt=fmt)
-        assert len(back) == len(tree) == 2 * depth + 1
+        assert len(back) == len(tree) == depth + 1
         assert list(back.kind) == list(tree.kind)
-        assert back.value == tree.value
+        assert back.value == tree.value and back.value[depth] == (7, 0, 1)
+        assert back.node_id(depth) == "end"
+    with pytest.raises(GameTreeError, match=f"nests deeper than {YAML_MAX_DEPTH:,} levels"):
+        parse_tree(yaml_text(chain(depth + 1)), fmt="yaml")
 
 
 @pytest.mark.parametrize("depth", [BLOCK_DEPTH - 2, BLOCK_DEPTH - 1, BLOCK_DEPTH, BLOCK_DEPTH + 1, 3 * BLOCK_DEPTH])

@@ -25,11 +25,12 @@ from gametree_cli.io import deepyaml, loader
 from gametree_cli.io.deepyaml import DeepSafeLoader, DepthExceeded
 from gametree_cli.io.fastyaml import plain_enough
 from gametree_cli.io.loader import YAML_MAX_DEPTH
+from gametree_cli.io.yaml_reader import YAML_MAX_PLIES
 from gametree_cli.io.yamldepth import nests_deeper_than
 
 GAMETREE = [sys.executable, "-m", "gametree_cli"]
 HANG_GUARD = 300  # seconds: a hang, not a slow machine (the 200,000-level reads take ~10 s on a loaded one)
-TOO_DEEP = f"the YAML nests deeper than {YAML_MAX_DEPTH:,} levels; write deep trees in JSON"
+TOO_DEEP = f"the YAML nests deeper than {YAML_MAX_DEPTH:,} levels (a tree {YAML_MAX_PLIES:,} plies deep); write deep trees in JSON"
 
 examples = settings(max_examples=400, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -273,12 +274,14 @@ def test_deep_yaml_trees_solve(name: str, text: str, tmp_path: Path) -> None:
     assert "minimax: value 5 " in done.stdout
 
 
+# (an odd limit puts the first level past it on a mapping's ``{``, one column after its list's ``[``)
 @pytest.mark.parametrize("text, line, column", [
-    (flow_chain(YAML_MAX_DEPTH // 2 + 10), 1, 6 + 12 * (YAML_MAX_DEPTH // 2)),
+    (flow_chain(YAML_MAX_DEPTH // 2 + 10), 1, 6 + 12 * (YAML_MAX_DEPTH // 2) + YAML_MAX_DEPTH % 2),
     ("root: " + "[" * (YAML_MAX_DEPTH + 10) + "]" * (YAML_MAX_DEPTH + 10), 1, 6 + YAML_MAX_DEPTH),
     (dash_chain(YAML_MAX_DEPTH + 10), 2, 2 * YAML_MAX_DEPTH - 1),
     ("root: " + "[\n" * (YAML_MAX_DEPTH + 10), YAML_MAX_DEPTH, 1),
-    ("root: " + "{children: [{value: 1}, " * (YAML_MAX_DEPTH // 2 + 1) + "5", 1, 6 + 24 * (YAML_MAX_DEPTH // 2) - 12),
+    ("root: " + "{children: [{value: 1}, " * (YAML_MAX_DEPTH // 2 + 1) + "5", 1,
+     6 + 24 * (YAML_MAX_DEPTH // 2) - 12 + YAML_MAX_DEPTH % 2),
 ])
 def test_yaml_past_the_depth_limit_is_one_located_line(text: str, line: int, column: int, tmp_path: Path) -> None:
     (tmp_path / "deep.yaml").write_text(text)

@@ -123,6 +123,27 @@ def test_stdin_reads_json_or_yaml(runner) -> None:
     assert json.loads(result.stdout)["value"] == 2
 
 
+def test_a_damaged_gtb_header_is_said_in_words(tmp_path: Path) -> None:
+    """QA: a truncated .gtb said 'damaged .gtb file (JSONDecodeError: Expecting value: line 1 column
+    999985 …)': a Python exception's name and a position inside the binary."""
+    from gametree_cli.io.binary import MAGIC
+    from gametree_cli.io.saver import save_tree
+
+    path = tmp_path / "d.gtb"
+    save_tree(load_tree(TREES / "aima-5-2.yaml"), path)
+    data = path.read_bytes()
+    start = len(MAGIC) + 8  # the header's length, then the header (JSON)
+    for cut, said in ((len(MAGIC) + 3, "it ends before its header (truncated?)"),
+                      (start + 5, "it ends inside its header (truncated?)")):
+        path.write_bytes(data[:cut])
+        with pytest.raises(TreeFormatError) as caught:
+            load_tree(path)
+        assert str(caught.value) == f"{path}: damaged .gtb file: {said}"
+    path.write_bytes(data[:start] + b"}" + data[start + 1:])
+    with pytest.raises(TreeFormatError, match=r"d\.gtb: damaged \.gtb file: its header is not valid JSON$"):
+        load_tree(path)
+
+
 def test_a_gtb_file_is_recognised_by_its_header_under_any_name_and_on_stdin(tmp_path: Path) -> None:
     """``cat d.gtb | gametree solve -`` and ``d.bin`` were read as YAML: 'the character U+0000 is not allowed'."""
     import subprocess

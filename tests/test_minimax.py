@@ -150,6 +150,22 @@ def test_ties_keep_the_first_child_and_best_moves_lists_all() -> None:
     assert document["best_move"] == "1" and "best_moves" not in document
 
 
+@pytest.mark.parametrize(("lang", "more"), [("en", "… and 1,990 more"), ("es", "… y 1,990 más")])
+def test_the_summary_names_the_first_ten_equal_moves_and_counts_the_rest(lang: str, more: str) -> None:
+    """QA: a root of 200,000 ties printed a 1.69 MB summary line (and DOT graph label); the JSON keeps all."""
+    from gametree_cli.views.annotated import summary_line
+    from gametree_cli.views.dot import render_dot
+
+    record = solve(parse_tree(json.dumps([1] * 2001)), "minimax")
+    named = ", ".join(str(child) for child in range(2, 12))
+    line = summary_line(record, lang).plain
+    assert f": {named} {more})" in line and "12" not in line.split("·")[1]
+    assert f": {named} {more})" in render_dot(record, lang=lang)
+    assert result_document(record)["best_moves"] == [str(child) for child in range(1, 2002)]
+    few = solve(parse_tree(json.dumps([1] * 11)), "minimax")  # ten equal moves: all named, nothing counted
+    assert summary_line(few, lang).plain.split("·")[1].endswith(f": {', '.join(str(c) for c in range(2, 12))}) ")
+
+
 def test_alphabeta_best_moves_when_its_bounds_rule_ties_out() -> None:
     tree = parse_tree("[[3, 4], [2, 9], [5, 1]]")
     record = solve(tree, "alphabeta")

@@ -26,7 +26,7 @@ from gametree_cli.views.page_words import page_words
 from gametree_cli.views.picture import picture_nodes
 from gametree_cli.views.steps import step_looks
 
-from .conftest import TREES
+from .conftest import DATA, TREES
 
 TREE_FILES = sorted(TREES.glob("*.yaml"))
 CASES = [(path, algo) for path in TREE_FILES for algo in fitting_algorithms(load_tree(path))
@@ -352,3 +352,42 @@ def test_the_pruning_test_names_what_the_cut_compares(variant: str) -> None:
     cuts = {test for test in tests if test.startswith("✂")}
     assert cuts and all(" β=" in cut.split("≤")[0] or "α=" in cut.split("≥")[0] for cut in cuts), cuts
     assert "prune if β ≤ α = 3" in tests and not any(test.startswith("prune if v") for test in tests), tests
+
+
+def test_a_wide_node_is_capped_like_the_other_pictures(runner, tmp_path: Path) -> None:
+    """A root with 1,000 children drew all of them on the page; now the first 400, counted in the summary."""
+    path = tmp_path / "wide.json"
+    path.write_text(json.dumps(list(range(1000))))
+    out = tmp_path / "wide.html"
+    result = runner.invoke(app, ["render", str(path), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    data = page_data(out.read_text())
+    assert len(data["ids"]) == 401 and data["hidden"] == 600 and not data["practice"]["available"]
+    every = tmp_path / "every.html"
+    result = runner.invoke(app, ["render", str(path), "--show-all", "-o", str(every)])
+    assert result.exit_code == 0, result.output
+    data = page_data(every.read_text())
+    assert len(data["ids"]) == 1001 and data["hidden"] == 0 and data["practice"]["available"]
+
+
+@pytest.mark.parametrize(("name", "cut_nodes"), [("shallow-mn0.json", ["N18", "N26"]), ("shallow-mn4.json", ["N6", "N13"])])
+def test_shallow_pruning_cut_nodes_show_as_every_other_view_shows_them(runner, tmp_path: Path, name: str,
+                                                                       cut_nodes: list[str]) -> None:
+    """QA: the page marked shallow pruning's cut nodes '≥(0, 0, 6)' (final values, practice marks, the
+    return step) where solve, the JSON (no bound_kind) and DOT show '(0, 0, 6)': it read the cut's
+    operator, not the record's bound kind (side unknown here, shown as an exact value is)."""
+    out = tmp_path / "page.html"
+    result = runner.invoke(app, ["render", str(DATA / name), "--algo", "shallow", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    data = page_data(out.read_text())
+    result = runner.invoke(app, ["solve", str(DATA / name), "--algo", "shallow", "--format", "json"])
+    nodes = json.loads(result.output)["nodes"]
+    for node in cut_nodes:
+        assert "cut" in nodes[node] and "bound_kind" not in nodes[node]
+        position = data["ids"].index(node)
+        shown = format_value(tuple(json.loads(nodes[node]["value"]) if isinstance(nodes[node]["value"], str)
+                                   else nodes[node]["value"]))
+        assert data["final"][position] == shown
+        assert data["practice"]["nodes"][position]["mark"] == ""
+        returns = [step[2] for step in data["steps"] if step[0] == "r" and step[1] == position]
+        assert returns == [shown]

@@ -32,7 +32,7 @@ from gametree_cli.core.model import LEAF, MAX, MIN
 from gametree_cli import api
 from gametree_cli.views import dot as dot_view
 from gametree_cli.views.dot import render_dot
-from gametree_cli.views.latex import latex_escape, render_latex
+from gametree_cli.views.latex import DEFAULT_LATEX_NODES, latex_escape, render_latex
 from gametree_cli.views.result_json import result_document
 
 from .conftest import HANG_GUARD, TREES
@@ -193,6 +193,31 @@ def test_dot_big_tree_is_cut_with_a_note() -> None:
     assert len(nodes) < 1200
     full = read_dot(render_dot(solve(tree, "alphabeta"), max_nodes=len(tree)))[0]
     assert len(full) == len(tree)
+
+
+def _wide_record() -> Any:
+    """A root with 1,000 leaf children, the best one (999) last: past the 400-node default."""
+    return solve(build_tree(list(range(1000))), "alphabeta")
+
+
+def test_dot_wide_node_draws_at_most_the_default_and_says_what_it_left_out() -> None:
+    """A wide node's children were all drawn (1,000 edges, 16 MB for 200,000): now the first 400,
+    the principal variation's child, and a note, as the text tree does."""
+    record = _wide_record()
+    nodes, edges = read_dot(render_dot(record))
+    children = [target for (source, target) in edges if source == "n0" and target.startswith("n")]
+    assert children == [f"n{child}" for child in range(1, 401)] + ["n1000"]
+    assert nodes["w0"]["label"] == "… 599 more children not drawn" and ("n0", "w0") in edges
+    spanish = read_dot(render_dot(record, lang="es"))[0]
+    assert spanish["w0"]["label"] == "… 599 hijos más sin dibujar"
+    full = read_dot(render_dot(record, max_nodes=len(record.tree)))
+    assert len(full[1]) == 1000 and "w0" not in full[0]  # --show-all draws everything
+
+
+def test_latex_wide_node_draws_at_most_the_default() -> None:
+    body = _forest_body(render_latex(_wide_record()))
+    shown = DEFAULT_LATEX_NODES + 1  # and the principal variation's child
+    assert body.count("gt leaf") == shown and rf"\dots\ {1000 - shown:,} more children not drawn" in body
 
 
 def test_dot_quotes_whatever_a_file_names() -> None:

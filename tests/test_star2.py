@@ -147,7 +147,7 @@ def test_star2_probe_cuts_where_star1_searches() -> None:
     assert "      X1.1 = 3: remembered from the probe, not searched again" in lines
     assert "    probe maxValue(Y2, alpha=-10, beta=1) with p=1/2: its first move only" in lines
     assert "      probe of Y2: maxValue >= 6 (lower bound from its first move)" in lines
-    assert "    cut in chanceValue of Y: lower bound of the probes=11/2 >= beta=3 -> returns 11/2" in lines
+    assert "    cut in chanceValue of Y: probed lower=11/2 >= beta=3 -> returns 11/2" in lines
     spanish = [TraceFormatter(tree, "es").line(event) for event in _events(tree, "star2")]
     assert ".. PODA en chanceValue de Y porque cota inferior de los sondeos=11/2 >= beta=3 -> le asigna valor 11/2" \
         in spanish
@@ -223,3 +223,49 @@ def test_star2_command_line_and_refusals(runner: Any) -> None:
     assert result.exit_code == 2
     result = runner.invoke(app, ["solve", str(TREES / "dice.yaml"), "--algo", "star2", "--variant", "hard"])
     assert result.exit_code == 2 and "fail-soft" in result.output
+
+
+PROBED_CUT = {"bounds": [-10, 10], "root": {"id": "R", "type": "max", "children": [
+    {"id": "P", "type": "chance", "children": [{"id": "P1", "type": "min", "children": [4]},
+                                               {"id": "P2", "type": "min", "children": [4]}]},
+    {"id": "Q", "type": "chance", "children": [{"id": "Q1", "type": "min", "children": [-5, 9]},
+                                               {"id": "Q2", "type": "min", "children": [-6, 9]}]}]}}
+
+
+@pytest.mark.parametrize(("lang", "reason"), [("en", "probed upper=5/2 <= alpha=4"),
+                                              ("es", "cota superior de los sondeos=5/2 <= alfa=4")])
+def test_a_cut_on_the_probes_is_worded_alike_in_every_view(lang: str, reason: str) -> None:
+    """QA: the Spanish tree said 'probed upper=' where the trace said 'cota superior de los sondeos=',
+    and the English trace 'upper bound of the probes=' where the tree and JSON said 'probed upper='."""
+    from gametree_cli.views.annotated import annotated_tree
+    from gametree_cli.views.page_words import page_reason
+
+    tree = tree_of(PROBED_CUT)
+    record = solve(tree, "star2")
+    cut = record.cut(tree.index("Q"))
+    trace = "\n".join(filter(None, (TraceFormatter(tree, lang).line(event) for event in _events(tree, "star2"))))
+    assert f" {reason} -> " in trace
+    assert f"✂ {'corte' if lang == 'es' else 'cut'}: {reason}" in annotated_tree(record, lang=lang).plain_text()
+    assert page_reason(cut, lang) == reason
+    if lang == "en":  # the JSON is not translated: the record's own words, which English shares
+        assert result_document(record)["nodes"]["Q"]["cut"] == reason
+
+
+@pytest.mark.parametrize(("lang", "name", "probe"), [("en", "probed upper", "probe"),
+                                                      ("es", "cota superior de los sondeos", "sondeo")])
+def test_pictures_word_cuts_and_probes_as_the_text_does(lang: str, name: str, probe: str) -> None:
+    """QA: Spanish pictures said 'upper=4 ≤ α=4' and 'probe ≤ 6/5' where solve --lang es says
+    'cota superior' and '(sondeo: ≤ 6/5)'."""
+    from gametree_cli.views.dot import render_dot
+    from gametree_cli.views.latex import render_latex
+
+    tree = tree_of(PROBED_CUT)
+    record = solve(tree, "star2")
+    dot = render_dot(record, lang=lang)
+    assert f"✂ {name}=5/2 ≤ α=4" in dot and f"<br/>{probe} ≤ −5" in dot  # Q, and Q1's probe (annotation lines: <br/>)
+    latex = render_latex(record, lang=lang)
+    assert "\\mathit{" + name.replace(" ", "\\ ") + "}{=}" in latex and f"{probe} $\\leq -5$" in latex
+    star1 = solve(tree, "star1")
+    cut = star1.cut(tree.index("Q"))
+    said = {"en": "upper", "es": "cota superior"}[lang]
+    assert cut is not None and cut.value_name == "upper" and f"✂ {said}=" in render_dot(star1, lang=lang)

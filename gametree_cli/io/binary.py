@@ -245,9 +245,16 @@ class _Reader:
         self.data, self.name = data, name
         if not data.startswith(MAGIC):
             raise TreeFormatError("not a gametree binary (.gtb) file", file=name)
+        if len(data) < len(MAGIC) + 8:
+            raise self.damaged("it ends before its header (truncated?)")
         (length,) = struct.unpack_from("<Q", data, len(MAGIC))
         self.body = len(MAGIC) + 8 + length
-        header = json.loads(data[len(MAGIC) + 8 : self.body].decode("utf-8"))
+        if self.body > len(data):
+            raise self.damaged("it ends inside its header (truncated?)")
+        try:
+            header = json.loads(data[len(MAGIC) + 8 : self.body].decode("utf-8"))
+        except ValueError:  # (UnicodeDecodeError too): a position inside the bytes would tell a reader nothing
+            raise self.damaged("its header is not valid JSON") from None
         if not isinstance(header, dict) or header.get("version") not in (VERSION, WRITTEN_VERSION):
             version = header.get("version") if isinstance(header, dict) else None
             raise TreeFormatError(f"unsupported .gtb version {version!r} (this gametree reads {VERSION} and "

@@ -17,7 +17,7 @@ from .locate import Locator, deep_call, yaml_locator
 from .node_rules import NumberText, is_decimal_text
 from .strict_json import line_column, too_long_integer
 
-__all__ = ["read_yaml", "load_yaml", "YAML_MAX_DEPTH"]
+__all__ = ["read_yaml", "load_yaml", "YAML_MAX_DEPTH", "YAML_MAX_PLIES"]
 
 
 class _UniqueKeys:
@@ -76,10 +76,13 @@ class _TagChecks(_UniqueKeys):
 
 _CONSTRUCTOR_CRASHES = (AttributeError, KeyError, IndexError, TypeError, ValueError)
 
-#: Deepest YAML nesting read (mappings and lists; a tree level written as
-#: ``{children: [...]}`` is two). Past libyaml's own cap (1,000 levels) PyYAML's
-#: pure-Python parser reads 25,000-50,000 levels a second (docs/limits.md).
-YAML_MAX_DEPTH = 200_000
+#: Deepest tree (plies below the root) a YAML file may hold, whatever form ``convert`` writes it in.
+YAML_MAX_PLIES = 100_000
+#: Deepest YAML nesting read (mappings and lists), from the plies: the document's mapping, then two
+#: levels a ply (a node's mapping and its ``children`` list), and the deepest leaf's mapping with its
+#: vector value (n players) under it. Past libyaml's own cap (1,000 levels) PyYAML's pure-Python
+#: parser reads 25,000-50,000 levels a second (docs/limits.md).
+YAML_MAX_DEPTH = 1 + 2 * YAML_MAX_PLIES + 2
 
 _LIBYAML = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -126,7 +129,8 @@ def read_yaml(text: str, name: str) -> tuple[Any, Locator | None]:
     try:
         document = deep_call(read_by_depth, text, lambda deep: load_yaml(text, deep))
     except DepthExceeded as error:
-        raise TreeFormatError(f"the YAML nests deeper than {YAML_MAX_DEPTH:,} levels; write deep trees in JSON",
+        raise TreeFormatError(f"the YAML nests deeper than {YAML_MAX_DEPTH:,} levels (a tree {YAML_MAX_PLIES:,} plies deep); "
+                              "write deep trees in JSON",
                               file=name, line=error.mark.line + 1, column=error.mark.column + 1) from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark

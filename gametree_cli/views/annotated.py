@@ -24,6 +24,8 @@ __all__ = ["annotated_tree", "summary_line", "render_result", "display_depth", "
 DEFAULT_MAX_NODES_SHOWN = 400
 #: a big tree is drawn at most this many levels deep unless asked (--show-depth)
 MAX_LEVELS_SHOWN = 30
+#: the summary line names at most this many equally good moves besides the best, then counts the rest
+MAX_EQUAL_MOVES_SHOWN = 10
 
 KIND_STYLE = {MAX: "bold red", MIN: "bold blue", CHANCE: "bold cyan", PLAYER: "bold magenta", LEAF: ""}
 
@@ -308,8 +310,11 @@ def summary_line(record: SearchRecord, lang: str = "en") -> Line:
         text.append(f" · {w['best_move']} ")
         text.append(record.move(best), style="bold green")
         equal = [child for child in record.best_moves() or () if child != best]
-        if equal:
-            text.append(f" ({w['equally_good']}: " + ", ".join(record.moves(equal)) + ")")
+        if equal:  # the first few: a root of 200,000 ties wrote a 1.7 MB line (the JSON lists them all)
+            named = ", ".join(record.moves(equal[:MAX_EQUAL_MOVES_SHOWN]))
+            if len(equal) > MAX_EQUAL_MOVES_SHOWN:
+                named += " " + w["and_more"].format(count=f"{len(equal) - MAX_EQUAL_MOVES_SHOWN:,}")
+            text.append(f" ({w['equally_good']}: {named})")
     text.append(f" · {w['nodes_visited']} {stats.nodes_visited:,} · {w['leaves_evaluated']} {stats.leaves_evaluated:,}")
     text.append(f" · {w['cutoffs']} {stats.cutoffs:,}")
     if record.pruned:

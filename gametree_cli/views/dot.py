@@ -69,8 +69,8 @@ _GREEK = {"alpha": "α", "beta": "β"}
 
 def _cut(cut: Cut, last: bool, w: dict[str, str]) -> str:
     """``✂ v=8 ≥ β=3``; a cut at the last child (nothing pruned) says so instead of ✂."""
-    value_name = _GREEK.get(cut.value_name, cut.value_name)
-    bound_name = _GREEK.get(cut.bound_name, cut.bound_name)
+    value_name = _GREEK.get(cut.value_name) or w.get(f"name {cut.value_name}", cut.value_name)  # words' wording
+    bound_name = _GREEK.get(cut.bound_name) or w.get(f"name {cut.bound_name}", cut.bound_name)
     reason = f"{value_name}={_value(cut.value)} {_OPS.get(cut.op, cut.op)} {bound_name}={_value(cut.bound)}"
     return f"{reason}\n({w['last_child_short']})" if last else f"✂ {reason}"
 
@@ -87,9 +87,9 @@ def _node_lines(item: Drawn, w: dict[str, str], side: int = 0) -> list[str]:
     if item.bound is not None:
         outside.append(f"{w['bound']}={_value(item.bound)}")
     if item.probe is not None:  # Star2's probe of the node's first move
-        probed, found = item.probe
-        outside.append(f"probe {'≥' if probed == 'lower' else '≤'} {_value(found)}" if probed else
-                       f"probe {_value(found)}: no bound")
+        side, found = item.probe
+        outside.append(f"{w['probe_short']} {'≥' if side == 'lower' else '≤'} {_value(found)}" if side else
+                       f"{w['probe_short']} {_value(found)}: {w['no_bound']}")
     if item.cut is not None:
         outside.append(_cut(item.cut, item.cut_last, w))
     attributes = [f"label={_quote(label)}", f"shape={_SHAPES[item.kind]}"]
@@ -198,13 +198,23 @@ def render_dot(
         '  node [fontname="Helvetica", fontsize=12, width=0.55, height=0.45, margin="0.04,0.02"];',
         '  edge [dir=none, fontname="Helvetica", fontsize=10];',
     ]
+    drawn = picture_nodes(record, blank=blank, max_nodes=max_nodes, depth=depth)
+    shown: dict[int, int] = {}  # children of each parent drawn (a wide node's are capped)
+    for item in drawn:
+        if item.parent >= 0:
+            shown[item.parent] = shown.get(item.parent, 0) + 1
     seen: dict[int, int] = {}  # children of each parent drawn so far
-    for item in picture_nodes(record, blank=blank, max_nodes=max_nodes, depth=depth):
+    for item in drawn:
         side = 0
         if item.parent >= 0:
             place = seen[item.parent] = seen.get(item.parent, -1) + 1
-            side = _side(place, tree.count[item.parent])
+            side = _side(place, shown[item.parent])
         lines.extend(_node_lines(item, w, side))
+    for item in drawn:  # after every edge: the note is drawn right of the children shown
+        if item.omitted:
+            note = w["more_children"].format(count=f"{item.omitted:,}")
+            lines.append(f"  w{item.node} [label={_quote(note)}, shape=plaintext, fontcolor={_GREY}];")
+            lines.append(f"  n{item.node} -> w{item.node} [style=dotted, color={_GREY}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 

@@ -136,8 +136,8 @@ _GREEK = {"alpha": r"\alpha", "beta": r"\beta"}
 def _cut(cut: Cut, last: bool, w: dict[str, str]) -> list[str]:
     """``cut: $v=8 \\geq \\beta=3$``; a cut at the last child (nothing pruned) says so instead, on a line of
     its own (one long line ran into the next node's label: forest leaves labels out of its spacing)."""
-    value_name = _GREEK.get(cut.value_name, r"\mathit{" + latex_escape(cut.value_name).replace(" ", r"\ ") + "}")
-    bound_name = _GREEK.get(cut.bound_name, r"\mathit{" + latex_escape(cut.bound_name) + "}")
+    value_name, bound_name = (_GREEK.get(name) or r"\mathit{" + latex_escape(w.get(f"name {name}", name)).replace(" ", r"\ ") + "}"
+                              for name in (cut.value_name, cut.bound_name))
     reason = rf"${value_name}{{=}}{_value(cut.value)} {_OPS.get(cut.op, cut.op)} {bound_name}{{=}}{_value(cut.bound)}$"
     if last:
         return [reason, latex_escape(f"({w['last_child_short']})")]
@@ -163,8 +163,8 @@ def _node_options(item: Drawn, side: str, w: dict[str, str]) -> list[str]:
         notes.append(latex_escape(w["bound"]) + rf" $= {_value(item.bound)}$")
     if item.probe is not None:  # Star2's probe of the node's first move
         side, found = item.probe
-        notes.append(rf"probe ${_OPS['>=' if side == 'lower' else '<=']} {_value(found)}$" if side
-                     else rf"probe ${_value(found)}$: no bound")
+        notes.append(rf"{w['probe_short']} ${_OPS['>=' if side == 'lower' else '<=']} {_value(found)}$" if side
+                     else rf"{w['probe_short']} ${_value(found)}$: {latex_escape(w['no_bound'])}")
     if item.cut is not None:
         notes += [r"\textcolor{red}{" + line + "}" for line in _cut(item.cut, item.cut_last, w)]  # \\ ends a line
         # outside a group only: TikZ refuses it inside \textcolor's braces
@@ -253,8 +253,7 @@ def forest_picture(
     count = tree.count
     for item in items:
         while open_nodes and open_nodes[-1].node != item.parent:
-            closed = open_nodes.pop()
-            lines.append("  " * (closed.depth + 1) + "]")
+            _close(lines, open_nodes.pop(), w)
         position = item.node - tree.first[item.parent] if item.parent >= 0 else 0
         siblings = count[item.parent] if item.parent >= 0 else 1
         side = "left" if position < siblings / 2 - 0.25 else "right"
@@ -265,7 +264,14 @@ def forest_picture(
             lines.append("  " * (item.depth + 2) + f"[{{\\dots\\ {more}}}, gt more]")
         open_nodes.append(item)
     while open_nodes:
-        closed = open_nodes.pop()
-        lines.append("  " * (closed.depth + 1) + "]")
+        _close(lines, open_nodes.pop(), w)
     lines.append(r"\end{forest}")
     return "\n".join(lines)
+
+
+def _close(lines: list[str], item: Drawn, w: dict[str, str]) -> None:
+    """Close ``item``'s bracket, after a note on the children a wide node leaves out, if any."""
+    if item.omitted:
+        more = latex_escape(w["more_children"].format(count=f"{item.omitted:,}").removeprefix("… "))
+        lines.append("  " * (item.depth + 2) + f"[{{\\dots\\ {more}}}, gt more]")
+    lines.append("  " * (item.depth + 1) + "]")

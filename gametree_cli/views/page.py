@@ -107,11 +107,11 @@ def render_page(record: SearchRecord, events: list[Event], *, lang: str = "en", 
         "kinds": [KIND_NAMES[item.kind] for item in drawn],
         "parent": spot.parent,
         "end": spot.end,
-        "hidden": sum(item.hidden for item in drawn),
+        "hidden": sum(item.hidden + item.omitted_nodes for item in drawn),
         "pv": pv_positions(record, drawn),
         "final": final_values(record, drawn),
         "steps": steps,
-        "practice": practice_data(record, drawn, options, complete=not any(item.hidden for item in drawn), lang=lang),
+        "practice": practice_data(record, drawn, options, complete=not any(item.hidden or item.omitted for item in drawn), lang=lang),
         "words": said,
     }
     assets = page_assets()

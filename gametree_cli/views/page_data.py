@@ -33,12 +33,13 @@ from ..search.events import CALL, CUT, LEAF, RETURN, Event
 from ..core.model import CHANCE, LEAF as LEAF_KIND, MAX, MIN
 from ..core.numbers import format_value
 from ..core.printable import printable
-from ..search.record import LOWER, UPPER, SearchRecord
+from ..search.record import SearchRecord
+from .marks import bound_sign
 from .page_words import page_words, said_name
 from .picture import Drawn
 from .trace import TraceFormatter
 
-__all__ = ["page_steps", "bound_marks", "pretty", "final_values", "pv_positions", "KIND_CODES"]
+__all__ = ["page_steps", "pretty", "final_values", "pv_positions", "KIND_CODES"]
 
 KIND_CODES = {CALL: "c", LEAF: "l", CUT: "x", RETURN: "r"}
 _OPS = {">=": "≥", "<=": "≤", ">": ">", "<": "<"}
@@ -49,20 +50,6 @@ def pretty(text: str) -> str:
     """A value as a slide writes it: ``∞``, ``−3`` (a real minus sign)."""
     text = text.replace("-inf", "−∞").replace("inf", "∞")
     return text.replace("-", "−")
-
-
-def bound_marks(record: SearchRecord, node: int) -> str:
-    """``≥`` or ``≤`` when the node's value is only a bound (the record's bound kind; a cut
-    tells the side where the flags do not), else ``""``."""
-    kind = record.bound_kind(node)
-    if kind == LOWER:
-        return "≥"
-    if kind == UPPER:
-        return "≤"
-    cut = record.cut(node)
-    if kind == (LOWER | UPPER) and cut is not None and not record.options.get("variant") == "hard":
-        return "≥" if cut.op in (">=", ">") else "≤"
-    return ""
 
 
 class _StepWriter:
@@ -204,7 +191,7 @@ class _StepWriter:
         return skipped
 
     def value_text(self, event: Event) -> str:
-        mark = bound_marks(self.record, event.node) if event.kind == RETURN else ""
+        mark = bound_sign(self.record, event.node) if event.kind == RETURN else ""
         return mark + format_value(event.value)
 
 
@@ -218,7 +205,7 @@ def final_values(record: SearchRecord, drawn: list[Drawn]) -> list[str | None]:
     """What each drawn inner node shows once the search is over: its value, ``≥``/``≤`` where only a bound."""
     tree, values = record.tree, record.values
     return [None if values[item.node] is None or not tree.count[item.node] or item.hidden
-            else bound_marks(record, item.node) + format_value(values[item.node]) for item in drawn]
+            else bound_sign(record, item.node) + format_value(values[item.node]) for item in drawn]
 
 
 def pv_positions(record: SearchRecord, drawn: list[Drawn]) -> list[int]:

@@ -17,7 +17,7 @@ from ..core.model import LEAF
 from ..core.numbers import format_value
 from ..core.printable import printable
 from ..search.record import SearchRecord
-from .page_data import bound_marks
+from .marks import bound_sign
 from .page_words import page_reason
 from .picture import Drawn
 
@@ -45,7 +45,7 @@ def practice_data(record: SearchRecord, drawn: list[Drawn], options: Options | N
         entry: dict[str, Any] = {"visited": value is not None}
         if value is not None:
             entry["value"] = format_value(value)
-            entry["mark"] = bound_marks(record, node)
+            entry["mark"] = bound_sign(record, node)  # as every view reads the record
             window = record.bounds(node)
             if window is not None:
                 entry["alpha"], entry["beta"] = format_value(window[0]), format_value(window[1])

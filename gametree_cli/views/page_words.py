@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .words import cut_reason, words
+from .words import CUT_NAMES, cut_reason, words
 
 if TYPE_CHECKING:
     from ..search.record_facts import Cut
@@ -79,10 +79,10 @@ _EN = {
     "test": "prune if {name} {op} {bound} = {value}",
     "test_chance": "prune if upper {down} α = {alpha} or lower {up} β = {beta}",
     "test_shallow": "prune if Best[{player}] ≥ Bound = {bound}",
-    "upper": "upper",
-    "lower": "lower",
-    "probed lower": "probed lower",
-    "probed upper": "probed upper",
+    "upper": CUT_NAMES["en"]["upper"],
+    "lower": CUT_NAMES["en"]["lower"],
+    "probed lower": CUT_NAMES["en"]["probed lower"],
+    "probed upper": CUT_NAMES["en"]["probed upper"],
     # the practice mode (practice.js)
     "help": "Type each inner node's value",
     "help_bounds": " (and α, β as it returns)",
@@ -162,10 +162,10 @@ _ES = {
     "test": "poda si {name} {op} {bound} = {value}",
     "test_chance": "poda si cota superior {down} α = {alpha} o cota inferior {up} β = {beta}",
     "test_shallow": "poda si Mejor[{player}] ≥ Cota = {bound}",
-    "upper": "cota superior",
-    "lower": "cota inferior",
-    "probed lower": "cota inferior de los sondeos",
-    "probed upper": "cota superior de los sondeos",
+    "upper": CUT_NAMES["es"]["upper"],
+    "lower": CUT_NAMES["es"]["lower"],
+    "probed lower": CUT_NAMES["es"]["probed lower"],
+    "probed upper": CUT_NAMES["es"]["probed upper"],
     "help": "Escriba el valor de cada nodo interior",
     "help_bounds": " (y α, β al retornar)",
     "help_prunes": "; pulse una arista (o llegue a ella con Tab y pulse Intro) para marcar la rama como podada",

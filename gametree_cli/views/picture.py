@@ -46,6 +46,10 @@ class Drawn:
         cut_edge: the topmost pruned node: its edge carries the cut mark.
         unsearched: below the depth limit, so never visited (drawn dotted).
         hidden: how many nodes below this one the picture leaves out.
+        omitted: children left out because the node has more than ``max_nodes``
+            (the first ``max_nodes`` are drawn, and any beyond on the principal
+            variation), as the annotated tree leaves them out.
+        omitted_nodes: those children with everything below them.
         probe: Star2: the probe of the node, ``(bound side or None, value)``, if probed.
     """
 
@@ -70,6 +74,8 @@ class Drawn:
     cut_edge: bool = False
     unsearched: bool = False
     hidden: int = 0
+    omitted: int = 0
+    omitted_nodes: int = 0
     probe: tuple[str | None, Value] | None = None
 
 
@@ -150,8 +156,20 @@ def picture_nodes(
         if limit is not None and level >= limit:
             entry.hidden = tree.subtree_size(node) - 1
             continue
-        start = first[node]
-        for child in range(start + n_children - 1, start - 1, -1):
+        for child in reversed(_kept_children(tree, node, entry, max_nodes, pv)):
             stack.append((child, node, level + 1, pruned, unsearched))
     return drawn
+
+
+def _kept_children(tree: Tree, node: int, entry: Drawn, cap: int, pv: set[int]) -> list[int] | range:
+    """``node``'s children to draw: all of them, or the first ``cap`` and any beyond on the
+    principal variation; what is left out is counted on ``entry`` (a view draws a note for it)."""
+    start, n_children = tree.first[node], tree.count[node]
+    children = range(start, start + n_children)
+    if n_children <= cap:
+        return children
+    kept = list(children[:cap]) + sorted(child for child in pv if start + cap <= child < start + n_children)
+    entry.omitted = n_children - len(kept)
+    entry.omitted_nodes = tree.subtree_size(node) - 1 - sum(tree.subtree_size(child) for child in kept)
+    return kept
 

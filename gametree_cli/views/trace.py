@@ -28,6 +28,7 @@ from ..search.events import CALL, CUT, LEAF, RETURN, Event
 from ..core.model import CHANCE, MAX, MIN, PLAYER, Tree
 from ..core.numbers import Value, format_value
 from ..core.printable import printable
+from .words import CUT_NAMES, cut_name
 
 __all__ = ["TraceFormatter", "StreamingTrace", "LANGUAGES"]
 
@@ -47,14 +48,12 @@ _WORDS = {
         "with_p": " with p={p}",
         "expected": "{function} of {node} returns the expected value {terms} = {value}",
         "mixed": "{function} of {node} returns {keep}*{best} {optimal} + {share}*mean {mean} = {value}",
-        "upper": "upper",
-        "lower": "lower",
+        "upper": CUT_NAMES["en"]["upper"],
+        "lower": CUT_NAMES["en"]["lower"],
         "probe_call": "probe {function}({node}{window}){p}: its first move only",
         "probe_bound": "probe of {node}: {function} {op} {value} ({side} bound from its first move)",
         "probe_none": "probe of {node}: first move {value}, outside the probe window: no bound",
         "recalled": "{node} = {value}: remembered from the probe, not searched again",
-        "probed lower": "lower bound of the probes",
-        "probed upper": "upper bound of the probes",
     },
     "es": {
         "alpha": "alfa",
@@ -69,14 +68,12 @@ _WORDS = {
         "with_p": " con probabilidad {p}",
         "expected": "{function} de {node} asigna valor esperado {terms} = {value}",
         "mixed": "{function} de {node} asigna valor {keep}*{best} {optimal} + {share}*media {mean} = {value}",
-        "upper": "cota superior",
-        "lower": "cota inferior",
+        "upper": CUT_NAMES["es"]["upper"],
+        "lower": CUT_NAMES["es"]["lower"],
         "probe_call": "Sondeo {function}({node}{window}){p}: solo su primera jugada",
         "probe_bound": "Sondeo de {node}: {function} {op} {value} ({side} por su primera jugada)",
         "probe_none": "Sondeo de {node}: primera jugada {value}, fuera de la ventana del sondeo: sin cota",
         "recalled": "{node} = {value}: recordado del sondeo, no se busca de nuevo",
-        "probed lower": "cota inferior de los sondeos",
-        "probed upper": "cota superior de los sondeos",
     },
 }
 
@@ -219,8 +216,7 @@ class TraceFormatter:
             if "bound_value" in detail:
                 bound_value = detail["bound_value"]
             value_name = detail.get("value_name", "v")
-            if value_name in ("alpha", "upper", "lower", "probed lower", "probed upper"):  # Star1/Star2 chance bounds
-                value_name = words[value_name]
+            value_name = cut_name(value_name, self.lang)  # Star1/Star2 chance bounds: the shared wording
             bound_word = words["alpha"] if bound == "alpha" else bound
             reason = detail.get("reason") or f"{value_name}={format_value(event.value)} {op} {bound_word}={format_value(bound_value)}"
             returns = detail.get("returns", event.value)

@@ -16,12 +16,22 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..search.record_facts import Cut
 
-__all__ = ["LANGUAGES", "PV_MARK", "words", "translate_note", "cut_reason"]
+__all__ = ["LANGUAGES", "PV_MARK", "CUT_NAMES", "words", "translate_note", "cut_name", "cut_reason"]
 
 LANGUAGES = ("en", "es")
 
 #: marks the principal variation's nodes in every view, so it shows without colour (piped, NO_COLOR, slides)
 PV_MARK = "★"
+
+#: The names a cut's reason gives its two numbers, per language: the one wording of every view (the
+#: annotated tree, the trace, the pictures, the page). English is the record's own (the JSON's ``cut``).
+CUT_NAMES = {
+    "en": {"alpha": "alpha", "upper": "upper", "lower": "lower",
+           "probed lower": "probed lower", "probed upper": "probed upper"},
+    "es": {"alpha": "alfa", "upper": "cota superior", "lower": "cota inferior",
+           "probed lower": "cota inferior de los sondeos", "probed upper": "cota superior de los sondeos"},
+}
+
 
 _EN = {
     # the annotated tree and the pictures
@@ -38,6 +48,7 @@ _EN = {
     "more_nodes": "… {count} more node{s} below",
     "more": "… {count} more",
     "probe": "(probe: {shown})",
+    "probe_short": "probe",
     "no_bound": "no bound",
     "order_note": "(children drawn in the order searched, --order {order}; #n is the child's position in the file)",
     "wide_note": "(nodes with more than {cap} children: {count} of them left out, with what is below them; "
@@ -50,6 +61,7 @@ _EN = {
     "for": "for",
     "best_move": "best move",
     "equally_good": "equally good",
+    "and_more": "… and {count} more",
     "nodes_visited": "nodes visited",
     "leaves_evaluated": "leaves evaluated",
     "cutoffs": "cut-offs",
@@ -89,6 +101,7 @@ _ES = {
     "more_nodes": "… {count} nodo{s} más debajo",
     "more": "… {count} más",
     "probe": "(sondeo: {shown})",
+    "probe_short": "sondeo",
     "no_bound": "sin cota",
     "order_note": "(hijos dibujados en el orden de búsqueda, --order {order}; #n es la posición del hijo en el fichero)",
     "wide_note": "(nodos con más de {cap} hijos: {count} de ellos omitidos, con lo que hay debajo; "
@@ -100,6 +113,7 @@ _ES = {
     "for": "para",
     "best_move": "mejor jugada",
     "equally_good": "igual de buenas",
+    "and_more": "… y {count} más",
     "nodes_visited": "nodos visitados",
     "leaves_evaluated": "hojas evaluadas",
     "cutoffs": "cortes",
@@ -123,6 +137,10 @@ _ES = {
     "n_wrong": "{count} mal",
     "n_error": "{count} sin poder comprobar",
 }
+
+# a cut's names as the pictures say them (``w["name upper"]``): the pictures are given the table, not the language
+_EN.update({f"name {name}": text for name, text in CUT_NAMES["en"].items()})
+_ES.update({f"name {name}": text for name, text in CUT_NAMES["es"].items()})
 
 _TABLES = {"en": _EN, "es": _ES}
 
@@ -162,7 +180,9 @@ def translate_note(note: str, lang: str) -> str:
     return note
 
 
-_NAMES_ES = {"alpha": "alfa", "upper": "cota superior", "lower": "cota inferior"}
+def cut_name(name: str, lang: str = "en") -> str:
+    """A cut's value or bound name (``alpha``, ``probed upper``) in ``lang``; others (``v``, ``beta``) as they are."""
+    return CUT_NAMES.get(lang, CUT_NAMES["en"]).get(name, name)
 
 
 def cut_reason(cut: "Cut", lang: str = "en") -> str:
@@ -171,5 +191,5 @@ def cut_reason(cut: "Cut", lang: str = "en") -> str:
         return cut.reason()
     from ..core.numbers import format_value
 
-    value_name, bound_name = (_NAMES_ES.get(name, name) for name in (cut.value_name, cut.bound_name))
+    value_name, bound_name = (cut_name(name, lang) for name in (cut.value_name, cut.bound_name))
     return f"{value_name}={format_value(cut.value)} {cut.op} {bound_name}={format_value(cut.bound)}"
