@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import random
+from array import array
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,8 +21,11 @@ import pytest
 
 from gametree_cli import GameTreeError
 from gametree_cli.io.binary import _pack, binary_tree, encode_binary
-from gametree_cli.io.loader import parse_tree
-from gametree_cli.search.registry import solve
+from gametree_cli.core import lazy
+from gametree_cli.io.loader import load_tree, parse_tree
+from gametree_cli.search.events import Recorder
+from gametree_cli.search.registry import fitting_algorithms, solve
+from gametree_cli.views.result_json import result_document
 from gametree_cli.views.annotated import render_result
 
 from . import oracles
@@ -108,5 +113,37 @@ def test_every_stored_count_width_reads(dtype: Any) -> None:
     """The writer narrows counts to the smallest integer type; the reader widens each into the int64 column."""
     tree = binary_tree(_file([1, 2, 0, 0, 0], [2, 2, 0, 0, 0], dtype), "widths.gtb")
     assert list(tree.count) == [2, 2, 0, 0, 0] and list(tree.first) == [1, 3, 0, 0, 0]
-    assert tree.count.typecode == tree.first.typecode == "q" and tree.player.typecode == "h"
+    assert tree.count.format == tree.first.format == "q" and tree.player.format == "h"  # no copy: see binary._column
     assert list(tree.player) == [0, 1, -1, -1, -1] and tree.subtree_size(0) == 5
+
+
+def test_a_one_node_tree_reads() -> None:
+    """No node but the root: nothing to check breadth-first (the check reads nodes 0..n-2)."""
+    tree = binary_tree(encode_binary(parse_tree("7")), "one.gtb")
+    assert (list(tree.count), list(tree.first), solve(tree).value) == ([0], [0], 7)
+
+
+_EXAMPLES = sorted((Path(__file__).parent.parent / "trees").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("numpy_paths", [False, True])
+@pytest.mark.parametrize("path", _EXAMPLES, ids=lambda path: path.stem)
+def test_every_view_of_a_gtb_tree_is_the_text_trees(path: Path, numpy_paths: bool,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read back from ``.gtb`` (columns that are NumPy views, not ``array.array``), every example tree
+    gives every fitting algorithm the text tree's JSON result, trace and drawing; ``numpy_paths``:
+    as a big tree's (``lazy.SMALL_TREE`` 0), where searches and views take NumPy views of the columns."""
+    if numpy_paths:
+        monkeypatch.setattr(lazy, "SMALL_TREE", 0)
+    expected = load_tree(path)
+    read = binary_tree(encode_binary(expected), path.name)
+    assert isinstance(read.count, memoryview) and isinstance(expected.count, array)
+    for algorithm in fitting_algorithms(expected):
+        shown = []
+        for tree in (read, expected):
+            recorder = Recorder()
+            record = solve(tree, algorithm, observer=recorder)
+            document = result_document(record, events=recorder.events)
+            document.pop("file", None)
+            shown.append((json.dumps(document, sort_keys=True, default=str), render_result(record).plain_text()))
+        assert shown[0] == shown[1], algorithm

@@ -30,7 +30,6 @@ import io
 import json
 import os
 import struct
-from array import array
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -206,8 +205,8 @@ def _decode(data: bytes, name: str) -> Tree:
     labels = {key: reader.labels(key) for key in ("move", "id")}
     tree = Tree(
         kind=bytearray(memoryview(np.ascontiguousarray(kind)).cast("B")),
-        first=reader.columns["first"],
-        count=reader.columns["count"],
+        first=_column(first, "q"),  # type: ignore[arg-type]  # (Tree: any int64 sequence; see _column)
+        count=_column(count, "q"),  # type: ignore[arg-type]
         value=values,  # type: ignore[arg-type]
         player=_player_column(kind, player),
         prob=[None] * n if raw_probabilities is not None else prob,
@@ -220,7 +219,7 @@ def _decode(data: bytes, name: str) -> Tree:
         title=header.get("title"),
         source=Source(name),
     )
-    tree._totals = memoryview(reader.totals)  # type: ignore[assignment]  # read by index and bisect only: no copy
+    tree._totals = _column(reader.totals, "q")  # type: ignore[assignment]
     check_tree(tree, raw_values, raw_probabilities, header.get("evals", []), header.get("extra", []), reader.damaged)
     if numeric is not None:
         probs = None if prob_numeric is None else prob_numeric[0]
@@ -230,15 +229,22 @@ def _decode(data: bytes, name: str) -> Tree:
     return tree
 
 
-def _player_column(kind: np.ndarray, player: np.ndarray | None) -> array:
-    """The Tree's int16 ``player`` column, written by NumPy in place: the stored players, or (none
-    stored) each node's from its kind."""
-    column = array("h", [0]) * len(kind)
+def _column(data: np.ndarray, typecode: str) -> memoryview:
+    """A Tree column made by NumPy, as a typed view of its memory: indexed, sliced and iterated like
+    ``array(typecode)`` (Python ints), given to the compiled search and to NumPy without a copy.
+
+    Why not ``array.array``: the arrays a big tree's columns need are fresh memory, and NumPy asks
+    for 2 MB pages where ``array.array`` gets 4 kB ones; filling an ``array.array`` (or copying into
+    one) cost ~2 µs a page fault, ~20 ms for a 1.4-million-node tree's ``count`` and ``first``
+    (docs/performance.md, issue 14.3)."""
+    return memoryview(np.ascontiguousarray(data)).cast("B").cast(typecode)
+
+
+def _player_column(kind: np.ndarray, player: np.ndarray | None) -> memoryview:
+    """The Tree's int16 ``player`` column: the stored players, or (none stored) each node's from its kind."""
     if player is None:
-        np.take(_PLAYER_OF_KIND, kind, out=np.frombuffer(column, dtype=np.int16), mode="clip")  # kinds checked
-    else:
-        np.frombuffer(column, dtype=np.int16)[:] = player
-    return column
+        return _column(np.take(_PLAYER_OF_KIND, kind, mode="clip"), "h")  # kinds checked: none out of range
+    return _column(player.astype(np.int16), "h")
 
 
 class _Reader:
@@ -259,7 +265,6 @@ class _Reader:
         self.header = header
         self.n: int = header["nodes"]
         self.buffer = memoryview(data)
-        self.columns: dict[str, array] = {}  # the Tree's count and first, made by structure()
         self.totals: np.ndarray | None = None  # the running sums of the child counts, made by structure()
 
     def damaged(self, message: str) -> TreeFormatError:
@@ -282,10 +287,8 @@ class _Reader:
 
         Breadth-first numbering is checked here: node ``j``'s parent comes before it exactly when
         the nodes before ``j`` have at least ``j`` children between them; otherwise a node is its
-        own ancestor and the searches never end. ``count``, ``first`` and the running sums are
-        written by NumPy straight into the Tree's ``array.array`` columns (:attr:`columns`): a copy
-        of each made afterwards cost ~20 ms on a 1.4-million-node tree, mostly fresh pages. The running
-        sums stay NumPy's (:attr:`totals`; its pages come in 2 MB huge pages, ``array.array``'s in 4 kB)."""
+        own ancestor and the searches never end. ``count``, ``first`` and the running sums are made
+        once, by NumPy; the Tree reads them through :func:`_column` views (no copy)."""
         n = self.n
         kind = self.load("kind")
         count_raw = self.load("count")
@@ -293,9 +296,7 @@ class _Reader:
             raise self.damaged("node arrays missing or of the wrong size")
         if int(count_raw.min()) < 0 or int(count_raw.max()) >= n:
             raise self.damaged("child counts do not add up to the number of nodes")
-        columns = {key: array("q", [0]) * n for key in ("count", "first")}
-        count, first = (np.frombuffer(columns[key], dtype=np.int64) for key in ("count", "first"))
-        count[:] = count_raw
+        count = count_raw.astype(np.int64)
         totals = np.zeros(n + 1, dtype=np.int64)  # the tree's running sums (Tree.running_sums), made once here
         np.cumsum(count, out=totals[1:])
         if int(totals[n]) != n - 1:
@@ -304,7 +305,7 @@ class _Reader:
         if int(kind.max()) > PLAYER or (np.equal(kind, LEAF) == inner).any():
             raise self.damaged("node kinds do not match the child counts")
         # nodes 0..j-1 have at least j children, for every j < n: the running sums of (count - 1) stay >= 0
-        np.subtract(count, 1, out=first)
+        first = np.subtract(count, 1)
         np.cumsum(first, out=first)
         if n > 1 and int(first[: n - 1].min()) < 0:
             raise self.damaged("a node is numbered before its parent (the child counts do not describe a tree)")
@@ -313,7 +314,6 @@ class _Reader:
         player_raw = self.load("player")
         # no stored players: each node's follows from its kind (checked no further: it cannot disagree)
         player = player_raw.astype(np.int64) if player_raw is not None else None
-        self.columns = columns
         self.totals = totals
         return kind, count, first, player
 
