@@ -113,7 +113,7 @@ class Tree:
         title: the file's title, or None.
         source: where the tree was read from.
 
-    ``first``, ``count`` and ``player`` are ``array.array``\ s, or, in a tree read from ``.gtb``,
+    ``first``, ``count`` and ``player`` are ``array.array`` columns, or, in a tree read from ``.gtb``,
     memoryviews of the same C type over NumPy's memory (no copy; io/binary.py ``_column``): read
     them by index, slice, iteration or :func:`~gametree_cli.core.numeric.int64_view`, never by
     ``array`` methods.
