@@ -198,7 +198,7 @@ def _decode(data: bytes, name: str) -> Tree:
     vector = bool(reader.header.get("vector_payoffs", False)) or len(players) > 2
     check_shape(kind, player, len(players), vector, reader.damaged)
     total, bounds = reader.sum_and_bounds()
-    values, numeric, raw_values = reader.values(count > 0, vector, bounds)
+    values, numeric, raw_values = reader.values(reader.leaves, vector, bounds)
     prob, prob_numeric, prob_decimal = reader.probabilities(kind, first, count)
     header, n = reader.header, reader.n
     raw_probabilities = header.get("prob_json") if prob_numeric is None else None  # converted by check_tree
@@ -243,7 +243,7 @@ def _column(data: np.ndarray, typecode: str) -> memoryview:
 def _player_column(kind: np.ndarray, player: np.ndarray | None) -> memoryview:
     """The Tree's int16 ``player`` column: the stored players, or (none stored) each node's from its kind."""
     if player is None:
-        return _column(np.take(_PLAYER_OF_KIND, kind, mode="clip"), "h")  # kinds checked: none out of range
+        return _column(_PLAYER_OF_KIND[kind], "h")
     return _column(player.astype(np.int16), "h")
 
 
@@ -266,6 +266,7 @@ class _Reader:
         self.n: int = header["nodes"]
         self.buffer = memoryview(data)
         self.totals: np.ndarray | None = None  # the running sums of the child counts, made by structure()
+        self.leaves: np.ndarray | None = None  # per node, whether it has no children, made by structure()
 
     def damaged(self, message: str) -> TreeFormatError:
         return TreeFormatError(f"damaged .gtb file: {message}", file=self.name)
@@ -297,12 +298,14 @@ class _Reader:
         if int(count_raw.min()) < 0 or int(count_raw.max()) >= n:
             raise self.damaged("child counts do not add up to the number of nodes")
         count = count_raw.astype(np.int64)
-        totals = np.zeros(n + 1, dtype=np.int64)  # the tree's running sums (Tree.running_sums), made once here
+        totals = np.empty(n + 1, dtype=np.int64)  # the tree's running sums (Tree.running_sums), made once here
+        totals[0] = 0
         np.cumsum(count, out=totals[1:])
         if int(totals[n]) != n - 1:
             raise self.damaged("child counts do not add up to the number of nodes")
-        inner = count_raw > 0
-        if int(kind.max()) > PLAYER or (np.equal(kind, LEAF) == inner).any():
+        leaves = self.leaves = count_raw == 0
+        mismatched = np.equal(kind, LEAF)
+        if int(kind.max()) > PLAYER or np.not_equal(mismatched, leaves, out=mismatched).any():
             raise self.damaged("node kinds do not match the child counts")
         # nodes 0..j-1 have at least j children, for every j < n: the running sums of (count - 1) stay >= 0
         first = np.subtract(count, 1)
@@ -310,7 +313,7 @@ class _Reader:
         if n > 1 and int(first[: n - 1].min()) < 0:
             raise self.damaged("a node is numbered before its parent (the child counts do not describe a tree)")
         np.add(totals[:n], 1, out=first)
-        np.multiply(first, inner, out=first)  # a leaf's first child is 0
+        np.copyto(first, 0, where=leaves)  # a leaf's first child is 0
         player_raw = self.load("player")
         # no stored players: each node's follows from its kind (checked no further: it cannot disagree)
         player = player_raw.astype(np.int64) if player_raw is not None else None
@@ -326,11 +329,11 @@ class _Reader:
             raise self.damaged("bounds: the lowest value is not below the highest")
         return total, bounds
 
-    def values(self, inner: np.ndarray, vector: bool, bounds: tuple[Number, Number] | None
+    def values(self, leaves: np.ndarray, vector: bool, bounds: tuple[Number, Number] | None
                ) -> tuple[list[Value | None] | LazyValues, tuple[np.ndarray, int] | None, list[Any] | None]:
         """The leaf values: NumPy ``(values, numeric, None)``, or from the header's JSON ``(list, None, raw)``."""
-        n, leaves = self.n, ~inner
-        n_leaves = int(leaves.sum())
+        n = self.n
+        n_leaves = int(np.count_nonzero(leaves))
         stored = self.load("value")
         if stored is None:
             raw_values = self.header["values_json"]
