@@ -166,7 +166,7 @@ def write_binary(tree: Tree, path: Path) -> None:
 # -- reading ---------------------------------------------------------------------
 
 
-def read_binary(path: Path, name: str) -> Tree:
+def read_binary(path: Path | str, name: str) -> Tree:
     """Read a ``.gtb`` file.
 
     Raises:
