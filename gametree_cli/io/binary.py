@@ -235,7 +235,7 @@ def _column(data: np.ndarray, typecode: str) -> memoryview:
 
     Why not ``array.array``: the arrays a big tree's columns need are fresh memory, and NumPy asks
     for 2 MB pages where ``array.array`` gets 4 kB ones; filling an ``array.array`` (or copying into
-    one) cost ~2 µs a page fault, ~20 ms for a 1.4-million-node tree's ``count`` and ``first``
+    one) cost ~2 µs a page fault, ~12 ms for a 1.4-million-node tree's ``count`` and ``first``
     (docs/performance.md, issue 14.3)."""
     return memoryview(np.ascontiguousarray(data)).cast("B").cast(typecode)
 
@@ -304,7 +304,7 @@ class _Reader:
         if int(totals[n]) != n - 1:
             raise self.damaged("child counts do not add up to the number of nodes")
         leaves = self.leaves = count_raw == 0
-        mismatched = np.equal(kind, LEAF)
+        mismatched = np.equal(kind, LEAF)  # a leaf's kind; then, in place, where that disagrees with the counts
         if int(kind.max()) > PLAYER or np.not_equal(mismatched, leaves, out=mismatched).any():
             raise self.damaged("node kinds do not match the child counts")
         # nodes 0..j-1 have at least j children, for every j < n: the running sums of (count - 1) stay >= 0
