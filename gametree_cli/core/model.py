@@ -112,6 +112,11 @@ class Tree:
         bounds: ``(lowest, highest)`` possible leaf value, or None.
         title: the file's title, or None.
         source: where the tree was read from.
+
+    ``first``, ``count`` and ``player`` are ``array.array`` columns, or, in a tree read from ``.gtb``,
+    memoryviews of the same C type over NumPy's memory (no copy; io/binary.py ``_column``): read
+    them by index, slice, iteration or :func:`~gametree_cli.core.numeric.int64_view`, never by
+    ``array`` methods.
     """
 
     __slots__ = ("kind", "first", "count", "value", "player", "prob", "evals", "explicit_ids", "moves", "extra", "players",

@@ -30,9 +30,7 @@ import io
 import json
 import os
 import struct
-from array import array
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -45,6 +43,9 @@ from ..core.progress import tick
 from .binary_written import WRITTEN_VERSION, check_written_sums, decode_shares, encode_probabilities
 from .binary_checks import array_dtype, check_header, check_numeric_values, check_probability_sums, check_shape, check_tree
 from .files import write_atomically
+
+if TYPE_CHECKING:  # reading a tree needs no pathlib (~4 ms of start-up with urllib and ipaddress)
+    from pathlib import Path
 
 __all__ = ["MAGIC", "write_binary", "read_binary", "binary_tree", "encode_binary"]
 
@@ -165,7 +166,7 @@ def write_binary(tree: Tree, path: Path) -> None:
 # -- reading ---------------------------------------------------------------------
 
 
-def read_binary(path: Path, name: str) -> Tree:
+def read_binary(path: Path | str, name: str) -> Tree:
     """Read a ``.gtb`` file.
 
     Raises:
@@ -196,20 +197,18 @@ def _decode(data: bytes, name: str) -> Tree:
     players = tuple(reader.header["players"])
     vector = bool(reader.header.get("vector_payoffs", False)) or len(players) > 2
     check_shape(kind, player, len(players), vector, reader.damaged)
-    if player is None:
-        player = _PLAYER_OF_KIND[kind]
     total, bounds = reader.sum_and_bounds()
-    values, numeric, raw_values = reader.values(count > 0, vector, bounds)
+    values, numeric, raw_values = reader.values(reader.leaves, vector, bounds)
     prob, prob_numeric, prob_decimal = reader.probabilities(kind, first, count)
     header, n = reader.header, reader.n
     raw_probabilities = header.get("prob_json") if prob_numeric is None else None  # converted by check_tree
     labels = {key: reader.labels(key) for key in ("move", "id")}
     tree = Tree(
         kind=bytearray(memoryview(np.ascontiguousarray(kind)).cast("B")),
-        first=_column(first, "q"),
-        count=_column(count, "q"),
+        first=_column(first, "q"),  # type: ignore[arg-type]  # (Tree: any int64 sequence; see _column)
+        count=_column(count, "q"),  # type: ignore[arg-type]
         value=values,  # type: ignore[arg-type]
-        player=_column(player.astype(np.int16, copy=False), "h"),
+        player=_player_column(kind, player),
         prob=[None] * n if raw_probabilities is not None else prob,
         explicit_ids=labels["id"],
         moves=labels["move"],
@@ -220,7 +219,7 @@ def _decode(data: bytes, name: str) -> Tree:
         title=header.get("title"),
         source=Source(name),
     )
-    tree._totals = _column(reader.totals, "q")
+    tree._totals = _column(reader.totals, "q")  # type: ignore[assignment]
     check_tree(tree, raw_values, raw_probabilities, header.get("evals", []), header.get("extra", []), reader.damaged)
     if numeric is not None:
         probs = None if prob_numeric is None else prob_numeric[0]
@@ -230,12 +229,22 @@ def _decode(data: bytes, name: str) -> Tree:
     return tree
 
 
-def _column(data: np.ndarray, typecode: str) -> array:
-    """The Tree's ``array.array`` column of a NumPy array: one copy (``array(code, data.tobytes())`` made two,
-    ~15 ms on a 1.4-million-node tree)."""
-    column = array(typecode)
-    column.frombytes(memoryview(np.ascontiguousarray(data)).cast("B"))
-    return column
+def _column(data: np.ndarray, typecode: str) -> memoryview:
+    """A Tree column made by NumPy, as a typed view of its memory: indexed, sliced and iterated like
+    ``array(typecode)`` (Python ints), given to the compiled search and to NumPy without a copy.
+
+    Why not ``array.array``: the arrays a big tree's columns need are fresh memory, and NumPy asks
+    for 2 MB pages where ``array.array`` gets 4 kB ones; filling an ``array.array`` (or copying into
+    one) cost ~2 µs a page fault, ~12 ms for a 1.4-million-node tree's ``count`` and ``first``
+    (docs/performance.md, issue 14.3)."""
+    return memoryview(np.ascontiguousarray(data)).cast("B").cast(typecode)
+
+
+def _player_column(kind: np.ndarray, player: np.ndarray | None) -> memoryview:
+    """The Tree's int16 ``player`` column: the stored players, or (none stored) each node's from its kind."""
+    if player is None:
+        return _column(_PLAYER_OF_KIND[kind], "h")
+    return _column(player.astype(np.int16), "h")
 
 
 class _Reader:
@@ -264,6 +273,7 @@ class _Reader:
         self.n: int = header["nodes"]
         self.buffer = memoryview(data)
         self.totals: np.ndarray | None = None  # the running sums of the child counts, made by structure()
+        self.leaves: np.ndarray | None = None  # per node, whether it has no children, made by structure()
 
     def damaged(self, message: str) -> TreeFormatError:
         return TreeFormatError(f"damaged .gtb file: {message}", file=self.name)
@@ -285,24 +295,32 @@ class _Reader:
 
         Breadth-first numbering is checked here: node ``j``'s parent comes before it exactly when
         the nodes before ``j`` have at least ``j`` children between them; otherwise a node is its
-        own ancestor and the searches never end."""
+        own ancestor and the searches never end. ``count``, ``first`` and the running sums are made
+        once, by NumPy; the Tree reads them through :func:`_column` views (no copy)."""
         n = self.n
         kind = self.load("kind")
         count_raw = self.load("count")
         if kind is None or count_raw is None or len(kind) != n or len(count_raw) != n or n < 1:
             raise self.damaged("node arrays missing or of the wrong size")
-        count = count_raw.astype(np.int64)
-        inner = count > 0
-        if (count < 0).any() or (count >= n).any() or int(count.sum()) != n - 1:
+        if int(count_raw.min()) < 0 or int(count_raw.max()) >= n:
             raise self.damaged("child counts do not add up to the number of nodes")
-        if (kind > PLAYER).any() or ((kind == LEAF) == inner).any():
+        count = count_raw.astype(np.int64)
+        totals = np.empty(n + 1, dtype=np.int64)  # the tree's running sums (Tree.running_sums), made once here
+        totals[0] = 0
+        np.cumsum(count, out=totals[1:])
+        if int(totals[n]) != n - 1:
+            raise self.damaged("child counts do not add up to the number of nodes")
+        leaves = self.leaves = count_raw == 0
+        mismatched = np.equal(kind, LEAF)  # a leaf's kind; then, in place, where that disagrees with the counts
+        if int(kind.max()) > PLAYER or np.not_equal(mismatched, leaves, out=mismatched).any():
             raise self.damaged("node kinds do not match the child counts")
-        totals = np.zeros(n + 1, dtype=np.int64)  # the tree's running sums (Tree.running_sums), made once here
-        sums = np.cumsum(count, out=totals[1:])
-        if n > 1 and (sums[:-1] < np.arange(1, n)).any():
+        # nodes 0..j-1 have at least j children, for every j < n: the running sums of (count - 1) stay >= 0
+        first = np.subtract(count, 1)
+        np.cumsum(first, out=first)
+        if n > 1 and int(first[: n - 1].min()) < 0:
             raise self.damaged("a node is numbered before its parent (the child counts do not describe a tree)")
-        first = np.zeros(n, dtype=np.int64)
-        first[inner] = (sums - count + 1)[inner]
+        np.add(totals[:n], 1, out=first)
+        np.copyto(first, 0, where=leaves)  # a leaf's first child is 0
         player_raw = self.load("player")
         # no stored players: each node's follows from its kind (checked no further: it cannot disagree)
         player = player_raw.astype(np.int64) if player_raw is not None else None
@@ -318,11 +336,11 @@ class _Reader:
             raise self.damaged("bounds: the lowest value is not below the highest")
         return total, bounds
 
-    def values(self, inner: np.ndarray, vector: bool, bounds: tuple[Number, Number] | None
+    def values(self, leaves: np.ndarray, vector: bool, bounds: tuple[Number, Number] | None
                ) -> tuple[list[Value | None] | LazyValues, tuple[np.ndarray, int] | None, list[Any] | None]:
         """The leaf values: NumPy ``(values, numeric, None)``, or from the header's JSON ``(list, None, raw)``."""
-        n, leaves = self.n, ~inner
-        n_leaves = int(leaves.sum())
+        n = self.n
+        n_leaves = int(np.count_nonzero(leaves))
         stored = self.load("value")
         if stored is None:
             raw_values = self.header["values_json"]
