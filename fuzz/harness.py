@@ -29,7 +29,8 @@ from gametree_cli.cli.commands.blank import blank_view
 from gametree_cli.exercises.comparison import compare_algorithms
 from gametree_cli.core.errors import GameTreeError
 from gametree_cli.search.events import Event
-from gametree_cli.io.binary import encode_binary, read_binary
+from gametree_cli.io.binary import read_binary
+from gametree_cli.io.binary_encode import encode_binary
 from gametree_cli.io.document_writer import TEXT_WRITERS, tree_to_document
 from gametree_cli.io.loader import load_tree, parse_tree
 from gametree_cli.core.model import Tree

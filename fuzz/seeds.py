@@ -18,7 +18,7 @@ from pathlib import Path
 from gametree_cli.search.registry import ALGORITHMS, Options, solve
 from gametree_cli.views.answer_key import answer_key, dump_answer_file
 from gametree_cli.core.errors import GameTreeError
-from gametree_cli.io.binary import encode_binary
+from gametree_cli.io.binary_encode import encode_binary
 from gametree_cli.io.document_writer import TEXT_WRITERS, tree_to_document
 from gametree_cli.io.loader import parse_tree
 

@@ -97,7 +97,8 @@ def _gtb_with(tree_text: str, change) -> bytes:  # type: ignore[no-untyped-def]
     import json
     import struct
 
-    from gametree_cli.io.binary import MAGIC, encode_binary
+    from gametree_cli.io.binary import MAGIC
+    from gametree_cli.io.binary_encode import encode_binary
 
     data = encode_binary(parse_tree(tree_text))
     start = len(MAGIC) + 8
@@ -174,7 +175,7 @@ def test_gtb_child_counts_that_loop(tmp_path) -> None:  # type: ignore[no-untype
     import numpy as np
 
     from gametree_cli.io.loader import load_tree
-    from gametree_cli.io.binary import _pack
+    from gametree_cli.io.binary_encode import _pack
 
     kind = np.array([1, 1, 0], dtype=np.uint8)
     count = np.array([0, 2, 0], dtype=np.int8)
@@ -190,7 +191,7 @@ def test_gtb_child_counts_that_loop(tmp_path) -> None:  # type: ignore[no-untype
 @pytest.mark.parametrize("text", [_NAMED, _NPLAYER, _CHANCE, _DECIMAL_P, "[[3, 12, 8], [2, 4, 6]]"])
 def test_undamaged_gtb_still_reads(tmp_path, text: str) -> None:  # type: ignore[no-untyped-def]
     from gametree_cli.io.loader import load_tree
-    from gametree_cli.io.binary import encode_binary
+    from gametree_cli.io.binary_encode import encode_binary
     from gametree_cli.io.document_writer import json_text
 
     path = tmp_path / "good.gtb"
@@ -372,7 +373,7 @@ def test_gtb_players_that_do_not_fit_their_nodes(tmp_path, kinds, players, names
     """A stored ``player`` array is checked against the kinds (two-player trees store none: theirs follow from the kinds)."""
     import numpy as np
 
-    from gametree_cli.io.binary import _pack
+    from gametree_cli.io.binary_encode import _pack
 
     values = [[1, 2, 3], [3, 2, 1]] if vector else [1, 2]
     header = {"version": 1, "nodes": 3, "players": names, "vector_payoffs": vector, "title": None,
@@ -398,7 +399,7 @@ def test_gtb_stored_leaf_values_are_checked(tmp_path, values, says) -> None:  # 
     """Leaf values stored as an int64 or float64 array: headroom (both ends, -2**63 too), finiteness, bounds."""
     import numpy as np
 
-    from gametree_cli.io.binary import _pack
+    from gametree_cli.io.binary_encode import _pack
 
     floats = any(isinstance(value, float) for value in values)
     bounded = says == "outside the declared bounds"

@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 
 from gametree_cli import GameTreeError
-from gametree_cli.io.binary import _pack, binary_tree, encode_binary
+from gametree_cli.io.binary import binary_tree
+from gametree_cli.io.binary_encode import _pack, encode_binary
 from gametree_cli.core import lazy
 from gametree_cli.io.loader import load_tree, parse_tree
 from gametree_cli.search.events import Recorder

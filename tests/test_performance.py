@@ -34,7 +34,8 @@ from gametree_cli.search.sweep import sweep
 from gametree_cli.cli.app import app
 from gametree_cli.core.errors import GameTreeError, TreeFormatError
 from gametree_cli.io import document as document_module
-from gametree_cli.io.binary import encode_binary, read_binary
+from gametree_cli.io.binary import read_binary
+from gametree_cli.io.binary_encode import encode_binary
 from gametree_cli.io.document import build_tree
 from gametree_cli.io.fastyaml import fast_yaml_document, plain_enough
 from gametree_cli.core.numeric import LazyValues

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from gametree_cli.io.loader import load_tree, parse_tree
 from gametree_cli.search.registry import solve
 from gametree_cli.search.sweep import sweep
-from gametree_cli.io.binary import encode_binary, read_binary
+from gametree_cli.io.binary import read_binary
+from gametree_cli.io.binary_encode import encode_binary
 from gametree_cli.io.document import build_tree
 from gametree_cli.views.result_json import result_document
 

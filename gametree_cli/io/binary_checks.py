@@ -33,7 +33,7 @@ __all__ = ["Damaged", "check_header", "array_dtype", "check_shape", "check_numer
 #: makes the error for a damaged file from what is wrong
 Damaged = Callable[[str], TreeFormatError]
 
-#: the element types :func:`~gametree_cli.io.binary.encode_binary` writes
+#: the element types :func:`~gametree_cli.io.binary_encode.encode_binary` writes
 _DTYPES = frozenset({"|u1", "|i1", "<i2", "<i4", "<i8", "<f8"})
 #: how every default id ends (``B.3``, ``2``): only an explicit id ending so can clash with one
 _DEFAULT_ID_END = re.compile(r"[.\n][1-9][0-9]*\n")  # searched in the ids joined by (and around) newlines

@@ -326,7 +326,7 @@ def _read_binary(path: Path | str, name: str) -> Tree:
 
 
 def _write_binary(tree: Tree, path: Path) -> None:
-    from .binary import write_binary
+    from .binary_encode import write_binary
 
     write_binary(tree, path)
 
