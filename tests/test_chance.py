@@ -26,7 +26,7 @@ from gametree_cli.search.registry import default_algorithm
 from gametree_cli.search.expectation import expected_value
 from gametree_cli.cli.app import app
 from gametree_cli.search.events import Recorder
-from gametree_cli.search.record_facts import LOWER, UPPER
+from gametree_cli.search.record_facts import EXACT, LOWER, UPPER
 from gametree_cli.io.document import build_tree
 from gametree_cli.views.result_json import result_document
 from gametree_cli.views.trace import TraceFormatter
@@ -134,6 +134,13 @@ def test_expectiminimax_and_expectimax_agree_with_reference(document, algorithm,
             {"id": "n4", "value": 0, "p": "0/1"}, {"id": "n5", "value": 0, "p": "0/1"}, {"id": "n6", "value": 0, "p": "0/1"},
             {"id": "n7", "value": 0, "p": "1/1"}]}]}]}},
     strict=False, depth=None)
+@example(  # n3 (a min node played as a random opponent with share 0) gets the closed window [0, 0] and searches
+    # both children: its 0 is exact, and the record says so (the test demanded a bound: found by Hypothesis)
+    document={"root": {"id": "n0", "type": "max", "eval": 0, "children": [
+        {"id": "n1", "value": 0}, {"id": "n2", "value": 0}, {"id": "n3", "type": "min", "eval": 0, "random": "0",
+                                                           "children": [{"id": "n4", "value": 0}, {"id": "n5", "value": 0}]}]},
+              "bounds": [-10, 10]},
+    strict=True, depth=None)
 def test_star1_agrees_with_reference_star1_and_expectiminimax(document, strict, depth) -> None:
     tree = tree_of(document)
     game = oracles.read(document)
@@ -157,8 +164,9 @@ def test_star1_agrees_with_reference_star1_and_expectiminimax(document, strict, 
     for name, returned in values_by_id(record).items():
         alpha, beta = windows[name]
         if alpha == beta == returned:  # a closed window: both sides hold, the record's kind says which bound
-            kind = record.bound_kind(tree.index(name))
-            assert kind in (UPPER, LOWER) and (true[name] <= returned if kind == UPPER else true[name] >= returned)
+            kind = record.bound_kind(tree.index(name))  # or EXACT: every child searched, nothing cut
+            expected = {UPPER: true[name] <= returned, LOWER: true[name] >= returned, EXACT: true[name] == returned}
+            assert expected[kind]
         elif returned <= alpha:
             assert true[name] <= returned
         elif returned >= beta:
