@@ -95,12 +95,16 @@ def place_label(edge: Segment, width: float, height: float, side: int, segments:
                 boxes: list[Box]) -> tuple[Box, float]:
     """The box beside ``edge`` (on ``side`` first, -1 left, 1 right) that no other edge crosses and
     no text covers, nearest the edge's middle; with its cost (0 when free)."""
+    near = Box(min(edge.x1, edge.x2) - width - 40, edge.y1 - 40, max(edge.x1, edge.x2) + width + 40, edge.y2 + 40)
+    segments = [segment for segment in segments if segment.crosses(near)]
+    boxes = [box for box in boxes if box.meets(near)]
+    pad = edge.half + AIR  # the stroke's reach above and below the box, where a shallow edge comes near
     best: tuple[float, float, Box] | None = None
     for rank, fraction in enumerate((0.5, 0.6, 0.4, 0.7, 0.3, 0.78, 0.85, 0.9, 0.25, 0.2, 0.95)):
         for turn, facing in enumerate((side, -side)):
             y = edge.y1 + (edge.y2 - edge.y1) * fraction
             top, bottom = y - height / 2, y + height / 2
-            ends = [edge.x_at(max(min(row, edge.y2), edge.y1)) for row in (top, bottom)]
+            ends = [edge.x_at(max(min(row, edge.y2), edge.y1)) for row in (top - pad, bottom + pad)]
             if facing > 0:
                 left = max(ends) + edge.half + AIR
                 box = Box(left, top, left + width, bottom)

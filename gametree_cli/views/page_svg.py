@@ -215,7 +215,7 @@ def _place(drawn: list[Drawn], spot: Layout, window: list[float], tests: list[fl
             spot.pill[position], cost = place_pill(spot.x[position], spot.y[position], width + 28, room, lines, boxes)
             if cost and spot.end[position] < size:
                 at = first[spot.end[position]]
-                wanted[at] = max(wanted.get(at, 0.0), 24.0)
+                wanted[at] = max(wanted.get(at, 0.0), width + 36)
     return wanted
 
 
