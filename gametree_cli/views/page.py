@@ -92,8 +92,9 @@ def render_page(record: SearchRecord, events: list[Event], *, lang: str = "en", 
     """The whole page for one search and the events it reported (``practise``: it opens in practice mode)."""
     said = page_words(lang)
     drawn = picture_nodes(record, blank=True, max_nodes=max_nodes, depth=depth)
-    spot = layout(drawn)
     steps = page_steps(record, events, drawn, lang)
+    final = final_values(record, drawn)
+    spot = layout(drawn, steps, final, said)  # each node as wide as what it shows at any step
     title = record.tree.title or said["title"]
     shown_title = printable(title)  # the page shows names escaped; the data keeps them as the file wrote them
     data = {
@@ -109,7 +110,7 @@ def render_page(record: SearchRecord, events: list[Event], *, lang: str = "en", 
         "end": spot.end,
         "hidden": sum(item.hidden + item.omitted_nodes for item in drawn),
         "pv": pv_positions(record, drawn),
-        "final": final_values(record, drawn),
+        "final": final,
         "steps": steps,
         "practice": practice_data(record, drawn, options, complete=not any(item.hidden or item.omitted for item in drawn), lang=lang),
         "words": said,

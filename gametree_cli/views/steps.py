@@ -23,7 +23,7 @@ from ..search.events import Event
 from ..search.record import SearchRecord
 from .page import PAGE_MAX_DRAWN
 from .page_data import final_values, page_steps, pv_positions
-from .page_svg import Look, draw_svg, layout, pill_width
+from .page_svg import Look, draw_svg, layout
 from .page_words import page_words
 from .picture import picture_nodes
 from .slide_frame import SlideFrame
@@ -77,16 +77,16 @@ def write_steps(record: SearchRecord, events: list[Event], folder: str, fmt: str
         raise GameTreeError(RSVG_MISSING)
     check_steps_folder(folder, fmt, force=force)  # refused before the work, not after
     drawn = picture_nodes(record, blank=True, max_nodes=max_nodes, depth=depth)
-    spot = layout(drawn)
     steps = page_steps(record, events, drawn, lang)
+    final, pv = final_values(record, drawn), set(pv_positions(record, drawn))
+    spot = layout(drawn, steps, final, page_words(lang))  # the pruning tests are placed inside the drawing
     names = step_names(len(steps), fmt)
     captions, said = [], ""
     for k, step in enumerate(steps):  # as the page shows it: a return right after a cut prints no line, the cut's stays
         said = step[5] or said
         captions.append(f"{k}/{len(steps) - 1}  {said.lstrip('. ').rstrip()}")
-    frame = SlideFrame.around(spot.width, spot.height, captions, _overhang(steps, spot.x, spot.width))
+    frame = SlideFrame.around(spot.width, spot.height, captions, 0.0)
     zoom = png_zoom(frame.width, frame.height)
-    final, pv = final_values(record, drawn), set(pv_positions(record, drawn))
     style = (resources.files("gametree_cli.views") / "page_assets" / "page.css").read_text(encoding="utf-8")
     style = style[style.index("/* the tree */"):style.index("/* practice */")] + _SLIDE_STYLE
     with steps_folder(folder) as staged:
@@ -101,16 +101,6 @@ def write_steps(record: SearchRecord, events: list[Event], folder: str, fmt: str
                 _png(converter, svg, staged / name, zoom, str(Path(folder) / name))  # type: ignore[arg-type]
         publish_steps(staged, folder, names, fmt, force=force)
     return [Path(folder) / name for name in names]
-
-
-def _overhang(steps: list[list[Any]], xs: list[float], width: float) -> float:
-    """How far the widest pruning test of any step reaches past the tree's left or right edge."""
-    reach = 0.0
-    for step in steps:
-        if step[4]:
-            at, half = xs[step[4][0]], pill_width(step[4][1]) / 2 + 12  # its outline, and some air
-            reach = max(reach, half - at, at + half - width)
-    return reach
 
 
 _SLIDE_STYLE = ".caption { font: 18px 'DejaVu Sans Mono', monospace; fill: #1b1f24; }"
