@@ -15,9 +15,11 @@ from dataclasses import dataclass
 from ..core.model import CHANCE, MAX, MIN, PLAYER
 
 __all__ = ["Box", "Segment", "text_width", "place_label", "place_pill", "shape_half", "ring_size", "union", "moved",
-           "point_at", "AIR"]
+           "point_at", "AIR", "CUT"]
 
 AIR = 4.0  # pixels kept between a text and anything else
+CUT = 0.86  # where along an edge its ✂ sits: near the child, below the pills and the labels
+_ALONG = (0.62, 0.66, 0.7, 0.74, 0.58, 0.55, 0.5, 0.45, 0.4, 0.3)  # where along its edge a label is tried
 _NARROW = set("iljtfr.,:;'|!() ")
 _WIDE = set("mwMW@%∞αβ≤≥−=+✂~<>#")
 
@@ -85,22 +87,27 @@ class Segment:
         return self.x1 + (self.x2 - self.x1) * (y - self.y1) / (self.y2 - self.y1)
 
 
-def _cost(box: Box, segments: list[Segment], boxes: list[Box], own: Segment | None) -> float:
-    """0 for a free place; else how much it hides (each crossing edge counts as a big overlap)."""
+def _cost(box: Box, segments: list[Segment], boxes: list[Box], own: Segment | None, soft: list[Box]) -> float:
+    """0 for a free place; else how much it hides: each crossing edge counts as a big overlap, a text
+    covered by its area, and what shows only at some steps (a ring, a ✂, a pill: ``soft``) by a
+    thousandth of its area, so it is avoided where it can be but never asks for width."""
     cost = sum(1000.0 for segment in segments if segment is not own and segment.crosses(box))
-    return cost + sum(box.overlap(other.grown(AIR)) for other in boxes)
+    cost += sum(box.overlap(other.grown(AIR)) for other in boxes)
+    return cost + sum(box.overlap(other.grown(AIR)) for other in soft) / 1000
 
 
 def place_label(edge: Segment, width: float, height: float, side: int, segments: list[Segment],
-                boxes: list[Box]) -> tuple[Box, float]:
+                boxes: list[Box], soft: list[Box]) -> tuple[Box, float]:
     """The box beside ``edge`` (on ``side`` first, -1 left, 1 right) that no other edge crosses and
-    no text covers, nearest the edge's middle; with its cost (0 when free)."""
+    no text covers, from a little below the edge's middle towards the child (where the edges of a fan
+    are furthest apart), then up; with its cost (under 1 when it covers no text and no edge crosses it)."""
     near = Box(min(edge.x1, edge.x2) - width - 40, edge.y1 - 40, max(edge.x1, edge.x2) + width + 40, edge.y2 + 40)
     segments = [segment for segment in segments if segment.crosses(near)]
     boxes = [box for box in boxes if box.meets(near)]
+    soft = [box for box in soft if box.meets(near)]
     pad = edge.half + AIR  # the stroke's reach above and below the box, where a shallow edge comes near
     best: tuple[float, float, Box] | None = None
-    for rank, fraction in enumerate((0.5, 0.6, 0.4, 0.7, 0.3, 0.78, 0.85, 0.9, 0.25, 0.2, 0.95)):
+    for rank, fraction in enumerate(_ALONG):
         for turn, facing in enumerate((side, -side)):
             y = edge.y1 + (edge.y2 - edge.y1) * fraction
             top, bottom = y - height / 2, y + height / 2
@@ -111,7 +118,7 @@ def place_label(edge: Segment, width: float, height: float, side: int, segments:
             else:
                 right = min(ends) - edge.half - AIR
                 box = Box(right - width, top, right, bottom)
-            cost = _cost(box, segments, boxes, edge)
+            cost = _cost(box, segments, boxes, edge, soft)
             if cost == 0:
                 return box, 0.0
             if best is None or (cost, rank * 2 + turn) < best[:2]:
@@ -120,33 +127,30 @@ def place_label(edge: Segment, width: float, height: float, side: int, segments:
     return best[2], best[0]
 
 
-def place_pill(x: float, y: float, width: float, room: Box, segments: list[Segment],
-               boxes: list[Box]) -> tuple[Box, float]:
-    """Where the pruning test of the node at (x, y) goes: under it, beside its texts (``room``: the
-    node with its name, window and ring), or above; the first place no edge crosses and no text
-    covers, else the one hiding least; with its cost."""
+def place_pill(x: float, width: float, room: Box, inside: tuple[float, float], boxes: list[Box],
+               soft: list[Box]) -> Box:
+    """Where the pruning test of the node at ``x`` goes: under its texts (``room``: the node with its
+    name, window and ring), else above them, slid sideways to stay inside the drawing (``inside``: its
+    left and right) and off other nodes and texts (and, where it can, off a ✂: ``soft``). Edges may run
+    under it (the pill is opaque and framed, drawn over them), so a test never asks for width; if
+    every place covers something, the one covering least."""
     height = 24.0
-    below, above = room.bottom + AIR, room.top - AIR - height
-    middle = y - height / 2
-    places = [
-        Box(x - width / 2, below, x + width / 2, below + height),
-        Box(room.right + AIR, middle, room.right + AIR + width, middle + height),
-        Box(room.left - AIR - width, middle, room.left - AIR, middle + height),
-        Box(x - width / 2, above, x + width / 2, above + height),
-        Box(x - width - 8, above, x - 8, above + height),
-        Box(x + 8, above, x + 8 + width, above + height),
-        Box(room.right + AIR, below, room.right + AIR + width, below + height),
-        Box(room.left - AIR - width, below, room.left - AIR, below + height),
-    ]
+    low, high = inside[0] + AIR, inside[1] - AIR
     best: tuple[float, int, Box] | None = None
-    for rank, box in enumerate(places):
-        cost = _cost(box, segments, boxes, None)
-        if cost == 0:
-            return box, 0.0
-        if best is None or (cost, rank) < best[:2]:
-            best = (cost, rank, box)
+    rank = 0
+    for top in (room.bottom + AIR, room.top - AIR - height):
+        for shift in (0.0, -0.25, 0.25, -0.5, 0.5, -0.75, 0.75, -1.0, 1.0):
+            left = x - width / 2 + shift * width
+            left = max(low, min(left, high - width))
+            box = Box(left, top, left + width, top + height)
+            cost = _cost(box, [], boxes, None, soft)
+            if cost == 0:
+                return box
+            if best is None or (cost, rank) < best[:2]:
+                best = (cost, rank, box)
+            rank += 1
     assert best is not None
-    return best[2], best[0]
+    return best[2]
 
 
 def shape_half(kind: int, value: float) -> float:

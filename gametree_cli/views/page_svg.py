@@ -18,7 +18,7 @@ from ..core.model import CHANCE, LEAF, MAX, MIN, PLAYER
 from ..core.numbers import format_number, format_value
 from ..core.printable import printable
 from .page_data import pretty
-from .page_room import (AIR, Box, Segment, moved, place_label, place_pill, point_at, ring_size, shape_half,
+from .page_room import (AIR, CUT, Box, Segment, moved, place_label, place_pill, point_at, ring_size, shape_half,
                         text_width, union)
 from .page_words import page_words
 from .picture import Drawn
@@ -81,7 +81,7 @@ def _shown_texts(size: int, steps: list[list[Any]], final: list[str | None] | No
                  bound: str) -> tuple[list[list[str]], list[list[str]], list[list[str]]]:
     """Every value, window line and pruning test each node shows at some step (the room kept for it)."""
     values: list[list[str]] = [[] for _ in range(size)]
-    windows: list[list[str]] = [["α=−∞", "β=∞"] for _ in range(size)]
+    windows: list[list[str]] = [[] for _ in range(size)]  # room only where a window is shown
     tests: list[list[str]] = [[] for _ in range(size)]
     for step in steps:
         if step[2] is not None:
@@ -188,34 +188,34 @@ def _place(drawn: list[Drawn], spot: Layout, window: list[float], tests: list[fl
     owned = [_node_boxes(item, spot, position, window[position], said) for position, item in enumerate(drawn)]
     wanted = _apart(drawn, spot, owned, first)
     segments: dict[int, Segment] = {}
-    boxes = [box for some in owned for box in some]
+    rings = [some[0] for some in owned]  # a ring shows only round the current node: covering it never asks for width
+    texts = [box for some in owned for box in some[1:]]
+    cuts = []
     for position in range(size):
         if spot.parent[position] >= 0:
             segment = segments[position] = _segment(spot, position)
-            cut_x, cut_y = point_at(segment, 0.78)
-            boxes.append(Box(cut_x - 12, cut_y - 12, cut_x + 12, cut_y + 9))
+            cut_x, cut_y = point_at(segment, CUT)
+            cuts.append(Box(cut_x - 12, cut_y - 12, cut_x + 12, cut_y + 9))
     lines = list(segments.values())
     spot.label, spot.pill = [None] * size, [None] * size
+    for position, width in enumerate(tests):  # first: opaque, over edges, off every node and text
+        if width:
+            spot.pill[position] = place_pill(spot.x[position], width + 28, union(owned[position]),
+                                             (0.0, spot.width), texts + rings, cuts)
+    soft = rings + cuts + [box for box in spot.pill if box is not None]
     for position, item in enumerate(drawn):
         text = _move(item) if position in segments else ""
         if text:
             segment = segments[position]
             side = -1 if segment.x2 < segment.x1 else 1
-            box, cost = place_label(segment, text_width(text, 14) + 2, 16, side, lines, boxes)
+            box, cost = place_label(segment, text_width(text, 14) + 2, 16, side, lines, texts, soft)
             spot.label[position] = box
-            boxes.append(box)
-            if cost:
+            texts.append(box)
+            if cost >= 1:  # crossed by an edge or over a text: room beside it, 16 px a round
                 siblings = children[spot.parent[position]]
                 at = siblings.index(position)
                 if len(siblings) > 1:
                     wanted[first[siblings[max(at, 1)]]] = wanted.get(first[siblings[max(at, 1)]], 0.0) + 16
-    for position, width in enumerate(tests):
-        if width:
-            room = union(owned[position])
-            spot.pill[position], cost = place_pill(spot.x[position], spot.y[position], width + 28, room, lines, boxes)
-            if cost and spot.end[position] < size:
-                at = first[spot.end[position]]
-                wanted[at] = max(wanted.get(at, 0.0), width + 36)
     return wanted
 
 
@@ -335,7 +335,7 @@ def _edge(position: int, item: Drawn, parent: int, spot: Layout, look: Look) -> 
     box = spot.label[position] if spot.label else None
     label = escape(_move(item)) if box is not None else ""
     where = f' x="{box.left + 1:.1f}" y="{box.bottom - 4:.1f}"' if box is not None else ""
-    cut_x, cut_y = x1 + (x2 - x1) * 0.78, y1 + (y2 - y1) * 0.78
+    cut_x, cut_y = x1 + (x2 - x1) * CUT, y1 + (y2 - y1) * CUT
     return (f'<g class="{classes}" data-edge="{_text(item.name)}" data-child="{position}">'
             f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>'
             f'<line class="hit" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>'
