@@ -11,6 +11,7 @@ wrong value and a missed cut, its downloaded answer file passes
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -151,7 +152,7 @@ def test_slider_fragment_and_play(browser, tmp_path) -> None:
     assert_step(page, tree, events, len(events) - 1)  # played to the end, and stopped there
     # the button turns back to "Play" once the player stops, just after the last step is drawn: wait for it
     # (asserting at once failed under load: the step was drawn, the button not yet changed)
-    page.wait_for_function("document.getElementById('play').innerText.endsWith('Play')")
+    sync_api.expect(page.locator("#play")).to_have_text(re.compile(r"Play$"))  # polls the element: no script to evaluate
     assert not errors
 
 
