@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,21 @@ HANG_GUARD = 300
 # Stable rich output in tests: no colour, fixed width.
 os.environ.setdefault("NO_COLOR", "1")
 os.environ.setdefault("COLUMNS", "120")
+
+
+#: Debian's chromium for the browser tests (Playwright drives it; no browser is ever downloaded)
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium per test module (the modules that use it skip when chromium or playwright is absent)."""
+    from playwright import sync_api
+
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield chromium
+        chromium.close()
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -25,23 +24,14 @@ from gametree_cli.core.model import CHANCE
 from gametree_cli.core.numbers import format_value
 from gametree_cli.views.page import render_page
 
-from .conftest import TREES
+from .conftest import CHROMIUM, TREES
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Debian's chromium is not installed (make test installs it with apt-get where it can)")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
 
 SNAPSHOT = """() => Object.fromEntries([...document.querySelectorAll('#tree .node')].map(
     (n) => [n.dataset.node, [n.dataset.state, n.dataset.alpha, n.dataset.beta, n.dataset.value]]))"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield chromium
-        chromium.close()
 
 
 def make_page(tmp_path: Path, tree_file: str, algo: str, **options):

@@ -11,7 +11,6 @@ node's value stays inside its shape.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +23,8 @@ from gametree_cli.search.events import Recorder
 from gametree_cli.search.registry import solve
 from gametree_cli.views.page import render_page
 
-from .conftest import TREES
+from .conftest import CHROMIUM, TREES
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Debian's chromium is not installed (make test installs it with apt-get where it can)")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
@@ -91,14 +89,6 @@ def faults(drawing: dict[str, Any]) -> list[str]:
         if value[0] < shape[0] - 1 or value[2] > shape[2] + 1:
             found.append(f"the value of {owner} spills out of its shape")
     return found
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield chromium
-        chromium.close()
 
 
 def _walk(browser, tmp_path: Path, tree, algo: str, lang: str) -> list[str]:
