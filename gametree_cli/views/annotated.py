@@ -19,7 +19,7 @@ from .drawing import Branch, Drawing, Line
 from .marks import bound_sign
 from .words import PV_MARK, cut_reason, words
 
-__all__ = ["annotated_tree", "summary_line", "render_result", "display_depth", "DEFAULT_MAX_NODES_SHOWN", "kind_label"]
+__all__ = ["annotated_tree", "summary_line", "render_result", "display_depth", "DEFAULT_MAX_NODES_SHOWN", "kind_label", "capped_children"]
 
 DEFAULT_MAX_NODES_SHOWN = 400
 #: a big tree is drawn at most this many levels deep unless asked (--show-depth)
@@ -199,7 +199,7 @@ def annotated_tree(
 
     def push_children(node: int, holder: Branch, level: int, pruned: bool) -> None:
         nonlocal left_out
-        children, omitted = _capped(_drawn_children(tree, node, searched), max_nodes, pv)
+        children, omitted = capped_children(_drawn_children(tree, node, searched), max_nodes, pv)
         if omitted:
             left_out += omitted
             extra = children[max_nodes:]  # children on the principal variation, drawn after the gap
@@ -273,9 +273,10 @@ def search_order(record: SearchRecord) -> dict[int, int] | None:
     return {node: rank for rank, node in enumerate(record.visit_order())}
 
 
-def _capped(children: list[int], cap: int, keep: set[int]) -> tuple[list[int], int]:
+def capped_children(children: list[int], cap: int, keep: set[int]) -> tuple[list[int], int]:
     """At most ``cap`` children, the first ones, then any beyond them that are in
-    ``keep`` (the principal variation); and how many were left out."""
+    ``keep`` (the principal variation); and how many were left out. The one rule of every
+    view that caps a wide node (this tree, the pictures: views/picture.py)."""
     if len(children) <= cap:
         return children, 0
     kept = children[:cap] + [child for child in children[cap:] if child in keep]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..core.model import CHANCE, LEAF, PLAYER, Tree
 from ..core.numbers import Number, Value
 from ..search.record import Cut, SearchRecord
-from .annotated import DEFAULT_MAX_NODES_SHOWN, display_depth
+from .annotated import DEFAULT_MAX_NODES_SHOWN, capped_children, display_depth
 from .marks import bound_sign
 
 __all__ = ["Drawn", "picture_nodes", "picture_depth", "DEFAULT_MAX_NODES_SHOWN"]
@@ -161,15 +161,11 @@ def picture_nodes(
     return drawn
 
 
-def _kept_children(tree: Tree, node: int, entry: Drawn, cap: int, pv: set[int]) -> list[int] | range:
-    """``node``'s children to draw: all of them, or the first ``cap`` and any beyond on the
-    principal variation; what is left out is counted on ``entry`` (a view draws a note for it)."""
+def _kept_children(tree: Tree, node: int, entry: Drawn, cap: int, pv: set[int]) -> list[int]:
+    """``node``'s children to draw (:func:`.annotated.capped_children`: the annotated tree's rule);
+    what is left out is counted on ``entry`` (a view draws a note for it)."""
     start, n_children = tree.first[node], tree.count[node]
-    children = range(start, start + n_children)
-    if n_children <= cap:
-        return children
-    kept = list(children[:cap]) + sorted(child for child in pv if start + cap <= child < start + n_children)
-    entry.omitted = n_children - len(kept)
-    entry.omitted_nodes = tree.subtree_size(node) - 1 - sum(tree.subtree_size(child) for child in kept)
+    kept, entry.omitted = capped_children(list(range(start, start + n_children)), cap, pv)
+    if entry.omitted:
+        entry.omitted_nodes = tree.subtree_size(node) - 1 - sum(tree.subtree_size(child) for child in kept)
     return kept
-
