@@ -41,8 +41,9 @@ __all__ = [
 
 #: A document reader: (text, file name) -> (plain document, locator).
 DocumentReader = Callable[[str, str], tuple[Any, "Locator | None"]]
-#: A tree reader for formats that bypass plain documents (binary): (path, name) -> Tree.
-TreeReader = Callable[["Path", str], Tree]
+#: A tree reader for formats that bypass plain documents (binary): (file name, name for errors) -> Tree.
+#: By name, as text files are read, so that reading a tree imports no pathlib (start-up).
+TreeReader = Callable[[str, str], Tree]
 
 #: A tree writer: (tree, path) -> None; writes the file (atomically, see write_atomically).
 TreeWriter = Callable[[Tree, "Path"], None]
@@ -259,11 +260,7 @@ def load_tree(
     given = fmt
     fmt = fmt or format_for(name)
     if fmt in TREE_READERS:
-        if TREE_READERS[fmt] is _read_binary:  # .gtb is read by name too: no pathlib (~5 ms of start-up)
-            return _read_binary(name, name)
-        from pathlib import Path  # here, not at the top: text trees are read by name (start-up)
-
-        return TREE_READERS[fmt](Path(name), name)
+        return TREE_READERS[fmt](name, name)
     tick("read")
     data = read_input(name)
     if given is None and data.startswith(GTB_MAGIC):  # a .gtb under another name (no text tree starts with NUL)
@@ -319,7 +316,7 @@ def _binary_tree(data: bytes, name: str) -> Tree:
     return binary_tree(data, name)
 
 
-def _read_binary(path: Path | str, name: str) -> Tree:
+def _read_binary(path: str, name: str) -> Tree:
     from .binary import read_binary
 
     return read_binary(path, name)
