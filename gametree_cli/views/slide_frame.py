@@ -37,10 +37,10 @@ class SlideFrame:
     chars: int  # characters per caption line
 
     @classmethod
-    def around(cls, tree_width: float, tree_height: float, captions: list[str], overhang: float = 0.0) -> SlideFrame:
-        """The frame that holds the tree and the longest of ``captions``, wrapped; ``overhang``: how far a
-        label reaches past the tree's left or right edge (a pruning test at a node near it)."""
-        width = max(math.ceil(tree_width + 2 * max(overhang, 0.0)), math.ceil(2 * MARGIN + MIN_CHARS * CHAR_WIDTH))
+    def around(cls, tree_width: float, tree_height: float, captions: list[str]) -> SlideFrame:
+        """The frame that holds the tree and the longest of ``captions``, wrapped (every label is inside
+        the tree's own width: views/page_room.py places them there)."""
+        width = max(math.ceil(tree_width), math.ceil(2 * MARGIN + MIN_CHARS * CHAR_WIDTH))
         chars = int((width - 2 * MARGIN) // CHAR_WIDTH)
         lines = max((len(wrap(caption, chars)) for caption in captions), default=1)
         height = math.ceil(tree_height) + 36 + (lines - 1) * LINE + 28
