@@ -85,7 +85,7 @@ def write_steps(record: SearchRecord, events: list[Event], folder: str, fmt: str
     for k, step in enumerate(steps):  # as the page shows it: a return right after a cut prints no line, the cut's stays
         said = step[5] or said
         captions.append(f"{k}/{len(steps) - 1}  {said.lstrip('. ').rstrip()}")
-    frame = SlideFrame.around(spot.width, spot.height, captions, 0.0)
+    frame = SlideFrame.around(spot.width, spot.height, captions)
     zoom = png_zoom(frame.width, frame.height)
     style = (resources.files("gametree_cli.views") / "page_assets" / "page.css").read_text(encoding="utf-8")
     style = style[style.index("/* the tree */"):style.index("/* practice */")] + _SLIDE_STYLE
