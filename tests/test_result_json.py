@@ -185,6 +185,7 @@ def test_dumps_writes_what_orjson_refuses():
 @pytest.mark.parametrize("items", [
     [1, -2, 2**63 - 1, -(2**63)], [0.5, -0.0, 1e300, 3, 1.0], ["a", 'b","c', "", "é\\", "x,y"], [2**70, 1],
     ["\ud800", "a"], [True, None, [1, "2"], Fraction(1, 3).__str__()], [],
+    [1, "inf", -2.5, "1/3", "-inf"], [1, "a,b", 2, ","], [2**70, "x"], ["\ud800", 3], ["1/2", 0],
 ])
 def test_dumps_each_is_each_items_text(items):
     assert dumps_each(items) == [dumps(item) for item in items]

@@ -50,8 +50,8 @@ def dumps(item: Any, *, indent: bool = False) -> bytes:
 
 
 def dumps_each(items: Iterable[Any]) -> list[bytes]:
-    """The compact JSON text of each item: for numbers only, or strings only, one orjson call for all
-    (for both, one for each).
+    """The compact JSON text of each item: for numbers only, or strings only, one orjson call for all;
+    for both (a fraction tree's values: ints and ``"a/b"``), one too when no string holds a comma.
 
     The texts are then cut apart at the separators, which is safe: a number's
     text holds no comma, and inside a string a quote is always escaped, so
@@ -69,6 +69,12 @@ def dumps_each(items: Iterable[Any]) -> list[bytes]:
             return [b'"' + part + b'"' for part in text[2:-2].split(b'","')]
         return text[1:-1].split(b",")
     if len(items) > 1 and str in kinds and kinds - {str} and kinds <= {int, float, str}:  # bounds: numbers, "inf"
+        try:  # one call for all: the text splits at its commas when no string holds one
+            text = orjson.dumps(items)
+        except TypeError:
+            text = b""
+        if text.count(b",") == len(items) - 1:
+            return text[1:-1].split(b",")
         texts: list[bytes] = [b""] * len(items)
         strings = [position for position, item in enumerate(items) if item.__class__ is str]
         numbers = [position for position, item in enumerate(items) if item.__class__ is not str]
