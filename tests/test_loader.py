@@ -311,3 +311,14 @@ def test_the_loaders_text_formats_are_the_writers() -> None:
     from gametree_cli.io.loader import TEXT_FORMATS, TREE_WRITERS
 
     assert set(TEXT_FORMATS) == set(TEXT_WRITERS) and set(TEXT_FORMATS) <= set(TREE_WRITERS)
+
+
+def test_a_big_json_text_is_told_from_a_small_one_past_its_first_megabyte():
+    """The node count's upper bound (commas and brackets) is taken on the first megabyte first; a text whose
+    nodes all come after a long first string is still seen to be big, and a long text of few nodes small."""
+    from gametree_cli.io.loader import _SCAN_NODES_FROM, _SCAN_PREFIX, _may_reach_small_tree
+    padding = "x" * (2 * _SCAN_PREFIX)
+    leaves = ",".join(['{"value": 1}'] * _SCAN_NODES_FROM)
+    assert _may_reach_small_tree('{"id": "' + padding + '", "children": [' + leaves + "]}")
+    assert not _may_reach_small_tree('{"id": "' + padding + '", "children": [{"value": 1}, {"value": 2}]}')
+    assert _may_reach_small_tree('{"children": [' + leaves + '], "id": "' + padding + '"}')
