@@ -29,6 +29,7 @@ from gametree_cli.search.registry import ALGORITHMS, Options
 from gametree_cli.search.minimax import SWEEP_FROM
 from gametree_cli.core.columns import Column
 from gametree_cli.core.errors import GameTreeError
+from gametree_cli.core.numbers import value_to_json
 from gametree_cli.io.document import build_tree
 from gametree_cli.core.model import LEAF, MAX, MIN, Tree
 from gametree_cli.views import json_text, node_ids, result_json
@@ -150,6 +151,32 @@ def test_written_result_of_numpy_backed_values(leaves, depth):
     values = solve(tree, "minimax", options=Options(depth=depth)).values
     assert isinstance(values, Column) and isinstance(values.data, np.ndarray) and values.tree is None
     every_result_matches(tree, depth)
+
+
+@pytest.mark.parametrize("probabilities", [["0.1", "0.2", "0.3", "0.4"], ['"1/10"', '"1/5"', '"3/10"', '"2/5"']])
+def test_written_result_of_real_probabilities(probabilities):
+    """A chance tree with decimal or fraction ``p``: the sweep's values are exact numerators
+    (``WrittenColumn``), whole leaf values among expectations, which the writer codes apart
+    (``dense_codes``' step): the same content as the document."""
+    from gametree_cli.core.written_column import WrittenColumn
+
+    leaves = iter([str(k * 7919 % 2_000_001 - 1_000_000) for k in range(4400)])  # a wide range: a sort
+
+    def chance() -> str:
+        return ('{"type": "chance", "children": ['
+                + ", ".join('{"p": %s, "value": %s}' % (p, next(leaves)) for p in probabilities) + "]}")
+
+    text = '{"root": {"type": "max", "children": [' + ", ".join(
+        '{"type": "min", "children": [' + ", ".join(chance() for _ in range(5)) + "]}" for _ in range(220)) + "]}}"
+    tree = parse_tree(text, fmt="json")
+    assert len(tree.kind) >= 4096
+    record = solve(tree, "expectiminimax")
+    assert isinstance(record.values, WrittenColumn) and record.values.whole_step > 1
+    text_written = written(record)
+    assert same_content(text_written, result_document(record))
+    entries = json.loads(text_written)["nodes"]  # each value against the column, one node at a time
+    assert [entries[record.node_id(node)]["value"] for node in range(len(tree.kind))] == [
+        value_to_json(record.values[node]) for node in range(len(tree.kind))]
 
 
 def test_the_text_is_laid_out_as_documented():

@@ -207,3 +207,21 @@ def test_paste_refuses_a_stop_past_its_pieces():
         json_text._assemble([piece], 2, np.array([1, 2]))
     with pytest.raises(IndexError):
         json_text._assemble([piece], 2, np.array([1]))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_dense_codes_with_a_step_codes_each_key_once(seed: int) -> None:
+    """Keys on the step's multiples take the table lookup, the others a sort; together every key
+    has one code and equal keys the same (the split only runs when the keys span a wide range)."""
+    rng = np.random.default_rng(seed)
+    step = int(rng.choice([2, 6, 200_000, 2 * 10**9]))
+    size = int(rng.integers(1, 5000))
+    whole = rng.integers(-999, 1000, size) * step
+    other = rng.integers(-(10**12), 10**12, size)
+    keys = np.where(rng.random(size) < rng.random(), whole, other).astype(np.int64)
+    for given in (keys, whole.astype(np.int64), other.astype(np.int64)):
+        distinct, index = dense_codes(given, step)
+        assert np.array_equal(distinct[index], given)
+        assert len(np.unique(distinct)) == len(distinct) == len(np.unique(given))
+        plain, _ = dense_codes(given)
+        assert np.array_equal(np.sort(distinct), plain)

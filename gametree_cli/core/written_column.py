@@ -49,6 +49,12 @@ class WrittenColumn(Column):
 
         return value_of
 
+    @property
+    def whole_step(self) -> int:
+        """The codes of whole numbers (not decimals) are the multiples of this (0: too large for int64)."""
+        step = 2 * self.denominator
+        return step if step < 1 << 62 else 0
+
     def decode_many(self, codes: np.ndarray) -> list[Value]:
         codes = np.asarray(codes, dtype=np.int64)
         numerators = codes >> 1

@@ -96,7 +96,7 @@ class RecordView:
         if coded is None:  # values kept as Python items
             return _item_codes(list(map(record.values.__getitem__, nodes.tolist())), value_to_json)
         visited, raw = coded  # values in arrays: each distinct entry decoded once, then merged by how it prints
-        distinct, index = dense_codes(raw)
+        distinct, index = dense_codes(raw, getattr(record.values, "whole_step", 0))
         codes = np.full(len(nodes), -1, dtype=np.int64)
         json_items = getattr(record.values, "json_items", None)  # codes that print apart already (written_column.py)
         if json_items is not None:
@@ -228,13 +228,26 @@ def _member(sorted_nodes: np.ndarray, nodes: np.ndarray) -> np.ndarray:
     return sorted_nodes[at] == nodes
 
 
-def dense_codes(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def dense_codes(keys: np.ndarray, step: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """``(distinct, index)`` with ``distinct[index] == keys``, distinct sorted: ``np.unique``,
-    without a sort when the keys span a small range (one table lookup each)."""
+    without a sort when the keys span a small range (one table lookup each).
+
+    ``step`` (optional, > 1): many keys are multiples of it (a chance tree's whole leaf
+    values among its expectations, :attr:`.WrittenColumn.whole_step`); those then take the
+    table lookup and only the others are sorted, and ``distinct`` is sorted in two runs,
+    the multiples first (a sort of all cost ~3.7 ms a chunk, this ~2.4).
+    """
     if not len(keys):
         return keys[:0], np.zeros(0, dtype=np.int64)
     low, high = int(keys.min()), int(keys.max())
     if high - low > 4 * len(keys) + 65536:
+        on_step = keys % step == 0 if step > 1 else None
+        if on_step is not None and on_step.any() and not on_step.all():
+            whole, whole_index = dense_codes(keys[on_step] // step)
+            rest, rest_index = dense_codes(keys[~on_step])
+            index = np.empty(len(keys), dtype=np.int64)
+            index[on_step], index[~on_step] = whole_index, rest_index + len(whole)
+            return np.concatenate([whole * step, rest]), index
         distinct, index = np.unique(keys, return_inverse=True)
         return distinct, index.reshape(-1)
     shifted = keys - low
