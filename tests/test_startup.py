@@ -107,6 +107,19 @@ def test_a_course_yaml_tree_solved_and_checked_loads_no_numpy(tmp_path: Path) ->
     assert "1 right" in output and "numpy" not in loaded
 
 
+def test_a_small_yaml_tree_skips_the_fast_readers_module(tmp_path: Path) -> None:
+    """A file under FAST_FROM goes to PyYAML: the fast reader's module (its regular expressions, ~4 ms)
+    is not imported; a big one does import it (else this test could not fail)."""
+    small, big = tmp_path / "small.yaml", tmp_path / "big.yaml"
+    small.write_text((ROOT / "trees" / "aima-5-2.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    big.write_text("root:\n" + "".join(f"  - [{k}, {k + 1}]\n" for k in range(3000)), encoding="utf-8")
+    names = ("gametree_cli.io.fastyaml", "yaml")
+    loaded, output = loaded_by(["solve", str(small), "--format", "json"], names)
+    assert json.loads(output)["value"] == 3 and loaded == {"yaml"}
+    loaded, output = loaded_by(["solve", str(big), "--format", "json"], names)
+    assert json.loads(output)["value"] == 2999 and "gametree_cli.io.fastyaml" in loaded
+
+
 def test_small_two_player_trees_are_built_without_numpy(aima: str) -> None:
     """Reading (the first part of a small run) stays off NumPy."""
     code = (f"import sys; from gametree_cli.io.loader import load_tree; tree = load_tree({aima!r}); "

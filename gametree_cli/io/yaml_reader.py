@@ -12,7 +12,6 @@ import yaml
 
 from ..core.errors import TreeFormatError
 from .deepyaml import DeepSafeLoader, DepthExceeded, read_by_depth
-from .fastyaml import fast_yaml_document
 from .locate import Locator, deep_call, yaml_locator
 from .node_rules import NumberText, is_decimal_text
 from .strict_json import line_column, too_long_integer
@@ -121,9 +120,16 @@ def load_yaml(text: str, deep: bool) -> Any:
 FAST_FROM = 1 << 15
 
 
+def _fast_yaml_document(text: str) -> tuple[bool, Any]:
+    """:func:`.fastyaml.fast_yaml_document`, imported when first needed: a course's small file never
+    takes the fast path, and the module's import (its regular expressions) cost ~4 ms of every YAML run."""
+    from .fastyaml import fast_yaml_document
+    return fast_yaml_document(text)
+
+
 def read_yaml(text: str, name: str) -> tuple[Any, Locator | None]:
     # a plain file: the fast parser is 10-30x faster than PyYAML, same document
-    parsed, document = fast_yaml_document(text) if len(text) >= FAST_FROM else (False, None)
+    parsed, document = _fast_yaml_document(text) if len(text) >= FAST_FROM else (False, None)
     if parsed and document is not None:
         return document, yaml_locator(text)
     try:
@@ -162,7 +168,7 @@ def read_yaml(text: str, name: str) -> tuple[Any, Locator | None]:
         raise TreeFormatError("the YAML nests too deeply to read", file=name) from None
     except ValueError as error:  # PyYAML converting a tagged or implicit scalar (int, float, timestamp)
         if "digits" in str(error):  # an integer of more than MAX_DIGITS digits
-            parsed, document = (False, None) if len(text) >= FAST_FROM else fast_yaml_document(text)
+            parsed, document = (False, None) if len(text) >= FAST_FROM else _fast_yaml_document(text)
             if parsed:  # the fast parser reads long integers: the tree's checks then name the node too
                 return document, yaml_locator(text)
             raise too_long_integer(text, name) from None
