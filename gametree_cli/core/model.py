@@ -22,7 +22,7 @@ from bisect import bisect_right
 from itertools import accumulate
 from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
-from .buffers import is_small
+from .buffers import is_small, typed_view
 from .numbers import Number, Value
 
 __all__ = [
@@ -144,7 +144,7 @@ class Tree:
         #: NumPy forms of the values for vectorised searches (see algorithms/sweep.py)
         self._numeric: object | None = None
         #: running sums of the child counts (subtree_size), made on first use
-        self._totals: array | None = None
+        self._totals: Sequence[int] | None = None
         self._recent_ids: dict[int, str] = {}
 
     # -- shape ---------------------------------------------------------------
@@ -235,7 +235,7 @@ class Tree:
             node = up
         return tuple(reversed(steps))
 
-    def running_sums(self) -> array:
+    def running_sums(self) -> Sequence[int]:
         """``[0, c0, c0 + c1, ...]`` of the child counts, made once: in breadth-first numbering the
         children of node ``i`` are the nodes ``1 + S[i]`` to ``S[i + 1]``."""
         if self._totals is None:
@@ -352,17 +352,16 @@ class Tree:
 _RECENT_IDS = 64
 
 
-def _running_sums(count: Any) -> array:
-    """``[0, c0, c0 + c1, ...]``: NumPy's cumsum for a big tree (NumPy is loaded by then), else Python's."""
+def _running_sums(count: Any) -> Sequence[int]:
+    """``[0, c0, c0 + c1, ...]``: NumPy's cumsum for a big tree (NumPy is loaded by then), seen as
+    int64s without a copy (:func:`.buffers.typed_view`), else Python's."""
     if len(count) < 4096:
         return array("q", accumulate(count, initial=0))
     import numpy as np
 
     sums = np.zeros(len(count) + 1, dtype=np.int64)
     np.cumsum(np.asarray(count, dtype=np.int64), out=sums[1:])
-    totals = array("q")
-    totals.frombytes(sums.tobytes())
-    return totals
+    return typed_view(sums, "q")
 
 
 class _ParentLookup:
