@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 
 from gametree_cli import GameTreeError
-from gametree_cli.io.binary import binary_tree
+from gametree_cli.io.binary import _player_column, binary_tree, read_binary
+from gametree_cli.io.files import read_input, read_input_into
 from gametree_cli.io.binary_encode import _pack, encode_binary
 from gametree_cli.core import lazy
 from gametree_cli.io.loader import load_tree, parse_tree
@@ -101,6 +102,8 @@ def _file(kinds: list[int], counts: list[int], count_dtype: Any = np.int8) -> by
     ([1, 0, 2, 0], [1, 0, 2, 0], "numbered before its parent"),    # node 2's children are numbered 2 and 3
     ([2, 1, 0, 0, 0], [0, 2, 2, 0, 0], "kinds do not match"),
     ([0, 1, 1, 0, 0], [0, 2, 2, 0, 0], "numbered before its parent"),  # the root a leaf, yet counts add up
+    ([4, 0, 0], [2, 0, 0], "a player node in a two-player tree"),  # no players stored: binary_checks' fast test
+    ([1, 4, 0, 0], [1, 2, 0, 0], "a player node in a two-player tree"),
 ])
 def test_damaged_child_counts_and_kinds(kinds: list[int], counts: list[int], says: str) -> None:
     dtype = np.int64 if max(counts) > 127 else np.int8
@@ -158,3 +161,48 @@ def test_a_gtb_solve_loads_no_pathlib(tmp_path: Path) -> None:
     path.write_bytes(encode_binary(load_tree(_EXAMPLES[0])))
     loaded, text = loaded_by(["solve", str(path)], ("pathlib", "numpy"))
     assert "value 3" in text and loaded == {"numpy"}
+
+
+def test_players_from_kinds_are_the_table_lookup() -> None:
+    """binary._player_column computes ``kind - 1`` and sets chance and player nodes apart; the table it
+    replaced (leaf -1, max 0, min 1, chance -1, player -1) is the oracle, on every mix of kinds."""
+    table = np.array([-1, 0, 1, -1, -1], dtype=np.int16)
+    rng = np.random.default_rng(14)
+    for highest in (1, 3, 4, 5):
+        for n in (0, 1, 9, 5000):
+            kinds = rng.integers(0, highest, n).astype(np.uint8)
+            column = _player_column(kinds, None)
+            assert column.format == "h" and list(column) == table[kinds].tolist(), (highest, n)
+
+
+def test_a_gtb_file_read_into_numpy_is_the_same_tree(tmp_path: Path) -> None:
+    """read_binary reads into a NumPy buffer (files.read_input_into), not bytes: the same tree, the same
+    one-line errors (a truncated file)."""
+    data = encode_binary(load_tree(_EXAMPLES[0]))
+    path = tmp_path / "course.gtb"
+    path.write_bytes(data)
+    from_buffer, from_bytes = read_binary(str(path), "course.gtb"), binary_tree(data, "course.gtb")
+    assert render_result(solve(from_buffer)).plain_text() == render_result(solve(from_bytes)).plain_text()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(GameTreeError, match=r"^course\.gtb: damaged \.gtb file"):
+        read_binary(str(path), "course.gtb")
+
+
+@pytest.mark.parametrize("change", [b"", b"grown", None], ids=["same", "grew", "shrank"])
+def test_read_input_into_follows_a_file_that_changes_while_read(tmp_path: Path, change: bytes | None) -> None:
+    """The buffer is made for the size the file had when opened; a file that then grows is read whole
+    (as bytes), one that shrinks is cut to what was there: always what read_input reads."""
+    path = tmp_path / "tree.gtb"
+    path.write_bytes(b"0123456789" * 1000)
+
+    def into(size: int) -> np.ndarray:
+        if change is None:
+            path.write_bytes(b"short")
+        elif change:
+            with open(path, "ab") as more:
+                more.write(change)
+        return np.empty(size, dtype=np.uint8)
+
+    got = read_input_into(str(path), into)
+    assert bytes(got) == read_input(str(path))
+    assert isinstance(got, np.ndarray) == (change == b"" or change is None)

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core.errors import TreeFormatError
-from .files import read_input
+from .files import read_input_into
 from ..core.model import CHANCE, LEAF, PLAYER, Source, Tree
 from ..core.numbers import Number, Value, parse_number
 from ..core.numeric import LazyValues, Numeric
@@ -49,7 +49,6 @@ __all__ = ["MAGIC", "read_binary", "binary_tree"]
 
 MAGIC = b"GTB\x00v1\r\n"
 VERSION = 1
-_PLAYER_OF_KIND = np.array([-1, 0, 1, -1, -1], dtype=np.int16)
 
 
 # -- reading ---------------------------------------------------------------------
@@ -62,11 +61,18 @@ def read_binary(path: Path | str, name: str) -> Tree:
         TreeFormatError: not a ``.gtb`` file, or a damaged one.
     """
     tick("read")
-    return binary_tree(read_input(os.fspath(path)), name)  # errors name it as load_tree was given it
+    data = read_input_into(os.fspath(path), _byte_buffer)  # errors name the file as load_tree was given it
+    return binary_tree(data, name)
 
 
-def binary_tree(data: bytes, name: str) -> Tree:
-    """The tree of a ``.gtb`` file's bytes (a file of any name, or standard input, starting with :data:`MAGIC`).
+def _byte_buffer(size: int) -> np.ndarray:
+    """The buffer a ``.gtb`` file is read into: NumPy's (2 MB pages for a big file; files.read_input_into)."""
+    return np.empty(size, dtype=np.uint8)
+
+
+def binary_tree(data: bytes | np.ndarray, name: str) -> Tree:
+    """The tree of a ``.gtb`` file's bytes, in any buffer (a file of any name, or standard input, starting
+    with :data:`MAGIC`).
 
     Raises:
         TreeFormatError: not a ``.gtb`` file, or a damaged one (one line naming ``name``).
@@ -79,7 +85,7 @@ def binary_tree(data: bytes, name: str) -> Tree:
         raise TreeFormatError(f"damaged .gtb file ({type(error).__name__}: {error})", file=name) from None
 
 
-def _decode(data: bytes, name: str) -> Tree:
+def _decode(data: bytes | np.ndarray, name: str) -> Tree:
     """The tree of a ``.gtb`` file's bytes; every array checked before it is trusted."""
     reader = _Reader(data, name)
     kind, count, first, player = reader.structure()
@@ -130,18 +136,26 @@ def _column(data: np.ndarray, typecode: str) -> memoryview:
 
 
 def _player_column(kind: np.ndarray, player: np.ndarray | None) -> memoryview:
-    """The Tree's int16 ``player`` column: the stored players, or (none stored) each node's from its kind."""
+    """The Tree's int16 ``player`` column: the stored players, or (none stored) each node's from its kind.
+
+    From the kind, ``kind - 1`` (a leaf -1, max 0, min 1), then -1 for chance and player nodes where
+    there are any: twice as fast as looking each kind up in a table (~1.5 ms less for 1.4 million
+    nodes)."""
     if player is None:
-        return _column(_PLAYER_OF_KIND[kind], "h")
+        column = np.subtract(kind, 1, dtype=np.int16)
+        if len(kind) and int(kind.max()) >= CHANCE:
+            np.copyto(column, -1, where=kind >= CHANCE)
+        return _column(column, "h")
     return _column(player.astype(np.int16), "h")
 
 
 class _Reader:
     """One ``.gtb`` file's header and arrays, each part read and checked by one method."""
 
-    def __init__(self, data: bytes, name: str) -> None:
+    def __init__(self, data: bytes | np.ndarray, name: str) -> None:
         self.data, self.name = data, name
-        if not data.startswith(MAGIC):
+        self.buffer = memoryview(data).cast("B")
+        if self.buffer[: len(MAGIC)] != MAGIC:
             raise TreeFormatError("not a gametree binary (.gtb) file", file=name)
         if len(data) < len(MAGIC) + 8:
             raise self.damaged("it ends before its header (truncated?)")
@@ -150,7 +164,7 @@ class _Reader:
         if self.body > len(data):
             raise self.damaged("it ends inside its header (truncated?)")
         try:
-            header = json.loads(data[len(MAGIC) + 8 : self.body].decode("utf-8"))
+            header = json.loads(str(self.buffer[len(MAGIC) + 8 : self.body], "utf-8"))
         except ValueError:  # (UnicodeDecodeError too): a position inside the bytes would tell a reader nothing
             raise self.damaged("its header is not valid JSON") from None
         if not isinstance(header, dict) or header.get("version") not in (VERSION, WRITTEN_VERSION):
@@ -160,7 +174,6 @@ class _Reader:
         check_header(header, self.damaged)
         self.header = header
         self.n: int = header["nodes"]
-        self.buffer = memoryview(data)
         self.totals: np.ndarray | None = None  # the running sums of the child counts, made by structure()
         self.leaves: np.ndarray | None = None  # per node, whether it has no children, made by structure()
 

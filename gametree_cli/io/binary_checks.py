@@ -79,6 +79,10 @@ def array_dtype(name: str, entry: Any, damaged: Damaged) -> np.dtype:
 
 def check_shape(kind: np.ndarray, player: np.ndarray | None, n_players: int, vector: bool, damaged: Damaged) -> None:
     """Kinds and players that agree (``player`` None: none stored, each follows from its kind)."""
+    if not vector and player is None:  # the usual two-player file: one pass, no mask (PLAYER is the highest kind)
+        if len(kind) and int(kind.max()) >= PLAYER and (kind == PLAYER).any():
+            raise damaged("a player node in a two-player tree")
+        return
     decision = kind == PLAYER
     if vector and ((kind == MAX) | (kind == MIN)).any():
         raise damaged("a max/min node in a tree of payoff vectors")
