@@ -206,3 +206,23 @@ def test_read_input_into_follows_a_file_that_changes_while_read(tmp_path: Path, 
     got = read_input_into(str(path), into)
     assert bytes(got) == read_input(str(path))
     assert isinstance(got, np.ndarray) == (change == b"" or change is None)
+
+
+def _owner(column: memoryview) -> Any:
+    """The NumPy array whose memory a Tree column is a view of (its base chain's end)."""
+    array = column.obj
+    while getattr(array, "base", None) is not None and isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
+
+
+@pytest.mark.parametrize("text", ["[[3, 12, 8], [2, 4, 6], [14, 5, 2]]", "[[0.5, 1.25], [2.5, -0.75], [1e-9]]"])
+def test_the_columns_of_a_gtb_tree_share_one_allocation(text: str) -> None:
+    """binary._Columns: count, first, the running sums, the values and the players are views of one
+    block (page faults, docs/performance.md 14.3), each its own stretch of it; values integer or decimal."""
+    source = parse_tree(text)
+    tree = binary_tree(encode_binary(source), "one-block.gtb")
+    columns = [tree.count, tree.first, tree._totals, tree.player]
+    assert len({id(_owner(column)) for column in columns}) == 1
+    assert not any(np.shares_memory(np.asarray(a), np.asarray(b)) for i, a in enumerate(columns) for b in columns[i + 1:])
+    assert render_result(solve(tree)).plain_text() == render_result(solve(source)).plain_text()

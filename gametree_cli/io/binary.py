@@ -103,7 +103,7 @@ def _decode(data: bytes | np.ndarray, name: str) -> Tree:
         first=_column(first, "q"),  # type: ignore[arg-type]  # (Tree: any int64 sequence; see _column)
         count=_column(count, "q"),  # type: ignore[arg-type]
         value=values,  # type: ignore[arg-type]
-        player=_player_column(kind, player),
+        player=_player_column(kind, player, reader.columns.player if reader.columns else None),
         prob=[None] * n if raw_probabilities is not None else prob,
         explicit_ids=labels["id"],
         moves=labels["move"],
@@ -135,18 +135,41 @@ def _column(data: np.ndarray, typecode: str) -> memoryview:
     return memoryview(np.ascontiguousarray(data)).cast("B").cast(typecode)
 
 
-def _player_column(kind: np.ndarray, player: np.ndarray | None) -> memoryview:
+def _player_column(kind: np.ndarray, player: np.ndarray | None, room: np.ndarray | None = None) -> memoryview:
     """The Tree's int16 ``player`` column: the stored players, or (none stored) each node's from its kind.
 
     From the kind, ``kind - 1`` (a leaf -1, max 0, min 1), then -1 for chance and player nodes where
     there are any: twice as fast as looking each kind up in a table (~1.5 ms less for 1.4 million
-    nodes)."""
+    nodes). ``room``: the int16 array to write them in (one is made if not given)."""
     if player is None:
-        column = np.subtract(kind, 1, dtype=np.int16)
+        column = np.subtract(kind, 1, dtype=np.int16, out=room)
         if len(kind) and int(kind.max()) >= CHANCE:
             np.copyto(column, -1, where=kind >= CHANCE)
         return _column(column, "h")
     return _column(player.astype(np.int16), "h")
+
+
+class _Columns:
+    """The memory of a ``.gtb`` tree's per-node arrays, one allocation of zeros cut into them.
+
+    Why one: NumPy asks for 2 MB pages for an array of 4 MB or more, but from the second 4 kB page
+    on, so each big array began with ~2 MB of 4 kB pages and ended with up to 2 MB more: ~500-800
+    page faults (~2 µs each here) an array, and arrays under 4 MB (``leaves``, the players) got
+    4 kB pages throughout. One block pays that once: 11,600 -> ~8,000 page faults, ~5 ms, for a
+    1.4-million-node tree (docs/performance.md, issue 14.3). The Tree's columns are views of it.
+    """
+
+    __slots__ = ("count", "totals", "first", "values", "leaves", "scratch", "player")
+
+    def __init__(self, n: int) -> None:
+        words = 4 * n + 1  # count, totals (n + 1), first, values: int64 (or float64 values)
+        block = np.zeros(8 * words + 4 * n, dtype=np.uint8)
+        wide = block[: 8 * words].view(np.int64)
+        self.count, self.totals = wide[:n], wide[n : 2 * n + 1]
+        self.first, self.values = wide[2 * n + 1 : 3 * n + 1], wide[3 * n + 1 :]
+        narrow = block[8 * words :]
+        self.leaves, self.scratch = narrow[:n].view(np.bool_), narrow[n : 2 * n].view(np.bool_)
+        self.player = narrow[2 * n :].view(np.int16)
 
 
 class _Reader:
@@ -176,6 +199,7 @@ class _Reader:
         self.n: int = header["nodes"]
         self.totals: np.ndarray | None = None  # the running sums of the child counts, made by structure()
         self.leaves: np.ndarray | None = None  # per node, whether it has no children, made by structure()
+        self.columns: _Columns | None = None  # the memory of the Tree's columns, made by structure()
 
     def damaged(self, message: str) -> TreeFormatError:
         return TreeFormatError(f"damaged .gtb file: {message}", file=self.name)
@@ -206,18 +230,19 @@ class _Reader:
             raise self.damaged("node arrays missing or of the wrong size")
         if int(count_raw.min()) < 0 or int(count_raw.max()) >= n:
             raise self.damaged("child counts do not add up to the number of nodes")
-        count = count_raw.astype(np.int64)
-        totals = np.empty(n + 1, dtype=np.int64)  # the tree's running sums (Tree.running_sums), made once here
-        totals[0] = 0
+        columns = self.columns = _Columns(n)
+        count, totals = columns.count, columns.totals  # totals: the tree's running sums (Tree.running_sums)
+        np.copyto(count, count_raw)
         np.cumsum(count, out=totals[1:])
         if int(totals[n]) != n - 1:
             raise self.damaged("child counts do not add up to the number of nodes")
-        leaves = self.leaves = count_raw == 0
-        mismatched = np.equal(kind, LEAF)  # a leaf's kind; then, in place, where that disagrees with the counts
+        leaves = self.leaves = np.equal(count_raw, 0, out=columns.leaves)
+        mismatched = np.equal(kind, LEAF, out=columns.scratch)  # a leaf's kind; then, in place, where that
+        # disagrees with the counts
         if int(kind.max()) > PLAYER or np.not_equal(mismatched, leaves, out=mismatched).any():
             raise self.damaged("node kinds do not match the child counts")
         # nodes 0..j-1 have at least j children, for every j < n: the running sums of (count - 1) stay >= 0
-        first = np.subtract(count, 1)
+        first = np.subtract(count, 1, out=columns.first)
         np.cumsum(first, out=first)
         if n > 1 and int(first[: n - 1].min()) < 0:
             raise self.damaged("a node is numbered before its parent (the child counts do not describe a tree)")
@@ -258,7 +283,8 @@ class _Reader:
         if denominator < 1:
             raise self.damaged("the value denominator is not positive")
         check_numeric_values(stored, denominator, bounds, self.damaged)
-        full = np.zeros(n, dtype=np.int64 if stored.dtype.kind == "i" else np.float64)
+        assert self.columns is not None  # (made by structure(), which gave the leaves)
+        full = self.columns.values if stored.dtype.kind == "i" else self.columns.values.view(np.float64)  # zeros
         full[leaves] = stored
         return LazyValues(full, denominator if full.dtype.kind == "i" else 1, leaves), (full, denominator), None
 
