@@ -156,11 +156,17 @@ def test_every_view_of_a_gtb_tree_is_the_text_trees(path: Path, numpy_paths: boo
 
 def test_a_gtb_solve_loads_no_pathlib(tmp_path: Path) -> None:
     """A ``.gtb`` file is read by name, as a text file is: pathlib (~5-8 ms of start-up with urllib.parse
-    and ipaddress) stays out (the probe can see it: test_startup's typer case)."""
+    and ipaddress) stays out (the probe can see it: test_startup's typer case); a tree of integers
+    without chance loads no fractions (with decimal, ~1 ms: binary_checks and binary_written import it
+    where a fraction is made)."""
     path = tmp_path / "course.gtb"
     path.write_bytes(encode_binary(load_tree(_EXAMPLES[0])))
-    loaded, text = loaded_by(["solve", str(path)], ("pathlib", "numpy"))
+    loaded, text = loaded_by(["solve", str(path)], ("pathlib", "numpy", "fractions", "decimal"))
     assert "value 3" in text and loaded == {"numpy"}
+    path.write_bytes(encode_binary(parse_tree('{"root": {"type": "chance", "children": [{"value": 1, "p": "1/3"}, '
+                                                '{"value": 2, "p": "2/3"}]}}')))
+    loaded, text = loaded_by(["solve", str(path)], ("numpy", "fractions"))
+    assert "value 5/3" in text and loaded == {"numpy", "fractions"}
 
 
 def test_players_from_kinds_are_the_table_lookup() -> None:

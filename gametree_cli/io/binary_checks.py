@@ -16,7 +16,6 @@ opponent models) go through the builder's own rules, item by item.
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 from typing import Any, Callable
 
 import numpy as np
@@ -114,6 +113,10 @@ def check_numeric_values(values: np.ndarray, denominator: int, bounds: tuple[Num
         lowest, highest = int(values.min()), int(values.max())
         if lowest <= -LIMIT or highest >= LIMIT:
             raise damaged("a leaf value is too large")
+        if bounds is None:
+            return
+        from fractions import Fraction  # here, not at the top: a tree of integers needs no fractions (start-up)
+
         low, high = Fraction(lowest, denominator), Fraction(highest, denominator)
     if bounds is not None and not (bounds[0] <= low and high <= bounds[1]):
         raise damaged(f"a leaf value is outside the declared bounds [{format_number(bounds[0])}, {format_number(bounds[1])}]")
