@@ -232,3 +232,25 @@ def test_the_columns_of_a_gtb_tree_share_one_allocation(text: str) -> None:
     assert len({id(_owner(column)) for column in columns}) == 1
     assert not any(np.shares_memory(np.asarray(a), np.asarray(b)) for i, a in enumerate(columns) for b in columns[i + 1:])
     assert render_result(solve(tree)).plain_text() == render_result(solve(source)).plain_text()
+
+
+@pytest.mark.parametrize("seed", range(100, 110))
+def test_alphabeta_keys_of_a_gtb_tree_are_its_values_without_a_copy(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """keys.comparison_keys takes a ``.gtb`` tree's integer leaves where they lie (Numeric.spare: two free
+    slots after them for the sentinels); the keys are those the copying path makes of the text tree,
+    twice over (a second search writes the same sentinels), and a depth limit (evals) still copies."""
+    from gametree_cli.core.numeric import numeric_values
+    from gametree_cli.search.keys import comparison_keys
+
+    monkeypatch.setattr(lazy, "SMALL_TREE", 0)  # the big trees' path, on trees small enough to check many
+    read, expected, _ = _gtb_and_text(seed)
+    leaves = numeric_values(read).leaf  # type: ignore[union-attr]
+    for _ in range(2):
+        keys = comparison_keys(read)
+        assert np.shares_memory(keys, leaves) and keys.tolist() == comparison_keys(expected).tolist()
+    assert render_result(solve(read, "alphabeta")).plain_text() == render_result(solve(expected, "alphabeta")).plain_text()
+    text_tree = load_tree(Path(__file__).parent.parent / "trees" / "depth-limited.yaml")
+    limited = binary_tree(encode_binary(text_tree), "depth-limited.gtb")
+    assert not np.shares_memory(comparison_keys(limited, 2), numeric_values(limited).leaf)  # type: ignore[union-attr]
+    shown = [render_result(solve(tree, "alphabeta", depth=2)).plain_text() for tree in (limited, text_tree)]
+    assert shown[0] == shown[1] and "value 5" in shown[0]

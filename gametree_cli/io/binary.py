@@ -118,9 +118,11 @@ def _decode(data: bytes | np.ndarray, name: str) -> Tree:
     check_tree(tree, raw_values, raw_probabilities, header.get("evals", []), header.get("extra", []), reader.damaged)
     if numeric is not None:
         probs = None if prob_numeric is None else prob_numeric[0]
-        tree._numeric = Numeric(numeric[0], numeric[1] if numeric[0].dtype.kind == "i" else 1, probs,
+        exact = numeric[0].dtype.kind == "i"
+        tree._numeric = Numeric(numeric[0], numeric[1] if exact else 1, probs,
                                 prob_numeric[1] if prob_numeric is not None else 1,
-                                prob_decimal if prob_decimal is not None and prob_decimal.any() else None)
+                                prob_decimal if prob_decimal is not None and prob_decimal.any() else None,
+                                reader.columns.spare if exact and reader.columns is not None else None)
     return tree
 
 
@@ -159,14 +161,15 @@ class _Columns:
     1.4-million-node tree (docs/performance.md, issue 14.3). The Tree's columns are views of it.
     """
 
-    __slots__ = ("count", "totals", "first", "values", "leaves", "scratch", "player")
+    __slots__ = ("count", "totals", "first", "values", "spare", "leaves", "scratch", "player")
 
     def __init__(self, n: int) -> None:
-        words = 4 * n + 1  # count, totals (n + 1), first, values: int64 (or float64 values)
+        words = 4 * n + 3  # count, totals (n + 1), first, values (int64 or float64) and two spare slots
         block = np.zeros(8 * words + 4 * n, dtype=np.uint8)
         wide = block[: 8 * words].view(np.int64)
         self.count, self.totals = wide[:n], wide[n : 2 * n + 1]
-        self.first, self.values = wide[2 * n + 1 : 3 * n + 1], wide[3 * n + 1 :]
+        self.first, self.values = wide[2 * n + 1 : 3 * n + 1], wide[3 * n + 1 : 4 * n + 1]
+        self.spare = wide[3 * n + 1 :]  # the values and two free slots after them (Numeric.spare)
         narrow = block[8 * words :]
         self.leaves, self.scratch = narrow[:n].view(np.bool_), narrow[n : 2 * n].view(np.bool_)
         self.player = narrow[2 * n :].view(np.int16)
