@@ -158,7 +158,8 @@ class _Columns:
     on, so each big array began with ~2 MB of 4 kB pages and ended with up to 2 MB more: ~500-800
     page faults (~2 µs each here) an array, and arrays under 4 MB (``leaves``, the players) got
     4 kB pages throughout. One block pays that once: 11,600 -> ~8,000 page faults, ~5 ms, for a
-    1.4-million-node tree (docs/performance.md, issue 14.3). The Tree's columns are views of it.
+    1.4-million-node tree (docs/performance.md, issue 14.3). The Tree's columns are views of it, so
+    it lives as long as the Tree, the reader's scratch mask (a byte a node) included.
     """
 
     __slots__ = ("count", "totals", "first", "values", "spare", "leaves", "scratch", "player")

@@ -124,8 +124,7 @@ def _read_limited(stream: BinaryIO, limit: int) -> bytes | None:
 
 
 def _read_into(stream: BinaryIO, into: Callable[[int], Any]) -> Any:
-    """A regular file's bytes in the buffer ``into`` makes for its size; cut short if it shrank meanwhile,
-    bytes if it grew."""
+    """A regular file's bytes in the buffer ``into`` makes for its size (cut if it shrank, bytes if it grew)."""
     buffer = into(os.fstat(stream.fileno()).st_size)
     got = stream.readinto(buffer)
     if got < len(buffer):
@@ -146,12 +145,8 @@ def read_input(name: str, *, error: type[GameTreeError] = TreeFormatError, what:
 
 def read_input_into(name: str, into: Callable[[int], Any], *, error: type[GameTreeError] = TreeFormatError,
                     what: str = "a tree file") -> Any:
-    """:func:`read_input`, a regular file read into the buffer ``into(size)`` makes (a pipe, or a file
-    that grew meanwhile: bytes).
-
-    Why: the ``.gtb`` reader asks NumPy for the buffer, and NumPy gets 2 MB pages for big arrays where
-    ``bytes`` gets 4 kB ones, each first touch a page fault (~2 µs here): ~1 ms of a 5 MB file
-    (docs/performance.md, issue 14.3)."""
+    """:func:`read_input`, a regular file read into the buffer ``into(size)`` makes (else bytes): the ``.gtb``
+    reader's is NumPy's, 2 MB pages where ``bytes`` gets 4 kB ones (docs/performance.md, issue 14.3)."""
     return _read(name, error, what, into)
 
 
