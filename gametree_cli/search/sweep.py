@@ -163,10 +163,11 @@ def _levels(numeric: Numeric, kind: np.ndarray, count: np.ndarray, levels: list[
         if len(inner):
             child_start, child_end = levels[level + 1]
             children = values[child_start:child_end]
-            sizes = count[inner]
+            whole = len(inner) == end - start  # every node of the level has children: views, not copies
+            sizes = block_count if whole else count[inner]
             offsets = np.cumsum(sizes)
             offsets -= sizes
-            inner_kind = kind[inner]
+            inner_kind = kind[start:end] if whole else kind[inner]
             averaged = inner_kind == CHANCE
             is_max = inner_kind == MAX
             is_min = (inner_kind == MIN) & ~averaged
@@ -204,7 +205,7 @@ def _levels(numeric: Numeric, kind: np.ndarray, count: np.ndarray, levels: list[
                         child_decimal = child_decimal | numeric.prob_decimal[child_start:child_end]
                     decimal[inner[averaged]] = np.logical_or.reduceat(child_decimal, offsets)[averaged]
                 here = below * scale
-            if len(inner) == end - start:
+            if whole:
                 values[start:end] = result
             else:
                 values[inner] = result
