@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 
 from gametree_cli import GameTreeError
-from gametree_cli.io.binary import binary_tree
+from gametree_cli.io.binary import _player_column, binary_tree, read_binary
+from gametree_cli.io.files import read_input, read_input_into
 from gametree_cli.io.binary_encode import _pack, encode_binary
 from gametree_cli.core import lazy
 from gametree_cli.io.loader import load_tree, parse_tree
@@ -101,6 +102,8 @@ def _file(kinds: list[int], counts: list[int], count_dtype: Any = np.int8) -> by
     ([1, 0, 2, 0], [1, 0, 2, 0], "numbered before its parent"),    # node 2's children are numbered 2 and 3
     ([2, 1, 0, 0, 0], [0, 2, 2, 0, 0], "kinds do not match"),
     ([0, 1, 1, 0, 0], [0, 2, 2, 0, 0], "numbered before its parent"),  # the root a leaf, yet counts add up
+    ([4, 0, 0], [2, 0, 0], "a player node in a two-player tree"),  # no players stored: binary_checks' fast test
+    ([1, 4, 0, 0], [1, 2, 0, 0], "a player node in a two-player tree"),
 ])
 def test_damaged_child_counts_and_kinds(kinds: list[int], counts: list[int], says: str) -> None:
     dtype = np.int64 if max(counts) > 127 else np.int8
@@ -153,8 +156,101 @@ def test_every_view_of_a_gtb_tree_is_the_text_trees(path: Path, numpy_paths: boo
 
 def test_a_gtb_solve_loads_no_pathlib(tmp_path: Path) -> None:
     """A ``.gtb`` file is read by name, as a text file is: pathlib (~5-8 ms of start-up with urllib.parse
-    and ipaddress) stays out (the probe can see it: test_startup's typer case)."""
+    and ipaddress) stays out (the probe can see it: test_startup's typer case); a tree of integers
+    without chance loads no fractions (with decimal, ~1 ms: binary_checks and binary_written import it
+    where a fraction is made)."""
     path = tmp_path / "course.gtb"
     path.write_bytes(encode_binary(load_tree(_EXAMPLES[0])))
-    loaded, text = loaded_by(["solve", str(path)], ("pathlib", "numpy"))
+    loaded, text = loaded_by(["solve", str(path)], ("pathlib", "numpy", "fractions", "decimal"))
     assert "value 3" in text and loaded == {"numpy"}
+    path.write_bytes(encode_binary(parse_tree('{"root": {"type": "chance", "children": [{"value": 1, "p": "1/3"}, '
+                                                '{"value": 2, "p": "2/3"}]}}')))
+    loaded, text = loaded_by(["solve", str(path)], ("numpy", "fractions"))
+    assert "value 5/3" in text and loaded == {"numpy", "fractions"}
+
+
+def test_players_from_kinds_are_the_table_lookup() -> None:
+    """binary._player_column computes ``kind - 1`` and sets chance and player nodes apart; the table it
+    replaced (leaf -1, max 0, min 1, chance -1, player -1) is the oracle, on every mix of kinds."""
+    table = np.array([-1, 0, 1, -1, -1], dtype=np.int16)
+    rng = np.random.default_rng(14)
+    for highest in (1, 3, 4, 5):
+        for n in (0, 1, 9, 5000):
+            kinds = rng.integers(0, highest, n).astype(np.uint8)
+            column = _player_column(kinds, None)
+            assert column.format == "h" and list(column) == table[kinds].tolist(), (highest, n)
+
+
+def test_a_gtb_file_read_into_numpy_is_the_same_tree(tmp_path: Path) -> None:
+    """read_binary reads into a NumPy buffer (files.read_input_into), not bytes: the same tree, the same
+    one-line errors (a truncated file)."""
+    data = encode_binary(load_tree(_EXAMPLES[0]))
+    path = tmp_path / "course.gtb"
+    path.write_bytes(data)
+    from_buffer, from_bytes = read_binary(str(path), "course.gtb"), binary_tree(data, "course.gtb")
+    assert render_result(solve(from_buffer)).plain_text() == render_result(solve(from_bytes)).plain_text()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(GameTreeError, match=r"^course\.gtb: damaged \.gtb file"):
+        read_binary(str(path), "course.gtb")
+
+
+@pytest.mark.parametrize("change", [b"", b"grown", None], ids=["same", "grew", "shrank"])
+def test_read_input_into_follows_a_file_that_changes_while_read(tmp_path: Path, change: bytes | None) -> None:
+    """The buffer is made for the size the file had when opened; a file that then grows is read whole
+    (as bytes), one that shrinks is cut to what was there: always what read_input reads."""
+    path = tmp_path / "tree.gtb"
+    path.write_bytes(b"0123456789" * 1000)
+
+    def into(size: int) -> np.ndarray:
+        if change is None:
+            path.write_bytes(b"short")
+        elif change:
+            with open(path, "ab") as more:
+                more.write(change)
+        return np.empty(size, dtype=np.uint8)
+
+    got = read_input_into(str(path), into)
+    assert bytes(got) == read_input(str(path))
+    assert isinstance(got, np.ndarray) == (change == b"" or change is None)
+
+
+def _owner(column: memoryview) -> Any:
+    """The NumPy array whose memory a Tree column is a view of (its base chain's end)."""
+    array = column.obj
+    while getattr(array, "base", None) is not None and isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
+
+
+@pytest.mark.parametrize("text", ["[[3, 12, 8], [2, 4, 6], [14, 5, 2]]", "[[0.5, 1.25], [2.5, -0.75], [1e-9]]"])
+def test_the_columns_of_a_gtb_tree_share_one_allocation(text: str) -> None:
+    """binary._Columns: count, first, the running sums, the values and the players are views of one
+    block (page faults, docs/performance.md 14.3), each its own stretch of it; values integer or decimal."""
+    source = parse_tree(text)
+    tree = binary_tree(encode_binary(source), "one-block.gtb")
+    columns = [tree.count, tree.first, tree._totals, tree.player]
+    assert len({id(_owner(column)) for column in columns}) == 1
+    assert not any(np.shares_memory(np.asarray(a), np.asarray(b)) for i, a in enumerate(columns) for b in columns[i + 1:])
+    assert render_result(solve(tree)).plain_text() == render_result(solve(source)).plain_text()
+
+
+@pytest.mark.parametrize("seed", range(100, 110))
+def test_alphabeta_keys_of_a_gtb_tree_are_its_values_without_a_copy(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """keys.comparison_keys takes a ``.gtb`` tree's integer leaves where they lie (Numeric.spare: two free
+    slots after them for the sentinels); the keys are those the copying path makes of the text tree,
+    twice over (a second search writes the same sentinels), and a depth limit (evals) still copies."""
+    from gametree_cli.core.numeric import numeric_values
+    from gametree_cli.search.keys import comparison_keys
+
+    monkeypatch.setattr(lazy, "SMALL_TREE", 0)  # the big trees' path, on trees small enough to check many
+    read, expected, _ = _gtb_and_text(seed)
+    leaves = numeric_values(read).leaf  # type: ignore[union-attr]
+    for _ in range(2):
+        keys = comparison_keys(read)
+        assert np.shares_memory(keys, leaves) and keys.tolist() == comparison_keys(expected).tolist()
+    assert render_result(solve(read, "alphabeta")).plain_text() == render_result(solve(expected, "alphabeta")).plain_text()
+    text_tree = load_tree(Path(__file__).parent.parent / "trees" / "depth-limited.yaml")
+    limited = binary_tree(encode_binary(text_tree), "depth-limited.gtb")
+    assert not np.shares_memory(comparison_keys(limited, 2), numeric_values(limited).leaf)  # type: ignore[union-attr]
+    shown = [render_result(solve(tree, "alphabeta", depth=2)).plain_text() for tree in (limited, text_tree)]
+    assert shown[0] == shown[1] and "value 5" in shown[0]

@@ -30,6 +30,9 @@ _STATUS = {signal.SIGINT: (130, "interrupted"), signal.SIGTERM: (143, "terminate
 def main() -> None:
     """Run ``gametree`` with the process's arguments."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    from .collector import freeze_for_exit, pause_for_start_up, start_up_over
+
+    pause_for_start_up()  # no collections among the imports (collector.py says why; back on once the tree is read)
     received: list[int] = []
 
     def note(signum: int, frame: Any) -> None:
@@ -45,6 +48,8 @@ def main() -> None:
         quick_run = plan(sys.argv[1:])  # solve and the help pages: no typer to import (quick.py)
         if quick_run is None:
             from .app import main as run_command_line
+
+            start_up_over()  # typer's imports are done; the command's own follow with the collector on
         else:
             def run_command_line() -> None:
                 run_process(quick_run)
@@ -56,4 +61,7 @@ def main() -> None:
         sys.stderr.write(f"gametree: {word}\n")
         sys.stderr.flush()
         os._exit(status)  # nothing was written yet; skip the teardown of what was imported
-    run_command_line()
+    try:
+        run_command_line()
+    finally:
+        freeze_for_exit()

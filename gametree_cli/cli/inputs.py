@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from .choices import Order, Variant
+from .collector import start_up_over
 from ..core.errors import GameTreeError
 
 if TYPE_CHECKING:
@@ -52,10 +53,13 @@ def read_tree(path: Optional[str], tree_text: Optional[str], max_nodes: int | No
     if tree_text is not None:
         if path is not None:
             raise GameTreeError("give either a TREE file or --tree, not both")
-        return parse_tree(tree_text, name="--tree", max_nodes=limit)
-    if path is None:
+        tree = parse_tree(tree_text, name="--tree", max_nodes=limit)
+    elif path is None:
         raise GameTreeError("no tree given: name a TREE file, '-' for standard input, or use --tree TEXT")
-    return load_tree(path, max_nodes=limit)
+    else:
+        tree = load_tree(path, max_nodes=limit)
+    start_up_over()  # the reader's imports (NumPy's for a big tree) are done: the collector back on (collector.py)
+    return tree
 
 
 def parse_option_number(option: str, text: str) -> Number:

@@ -43,7 +43,7 @@ class Column(Sequence):
     that handle a chunk of nodes at a time.
     """
 
-    __slots__ = ("size", "data", "slot_of", "present", "tree", "denominator")
+    __slots__ = ("size", "data", "slot_of", "present", "tree", "denominator", "_reader")
 
     def __init__(self, size: int, data: Any, *, slot_of: np.ndarray | None = None, present: np.ndarray | None = None,
                  tree: Any = None, denominator: int = 1) -> None:
@@ -58,6 +58,8 @@ class Column(Sequence):
         self.tree = tree
         #: scaled int64: the common denominator
         self.denominator = denominator
+        #: :meth:`_decode`'s reader, made at the first entry read (a text view reads a few thousand)
+        self._reader: Callable[[Any], Value] | None = None
 
     @classmethod
     def items(cls, size: int, data: list | Mapping) -> "Column":
@@ -92,12 +94,15 @@ class Column(Sequence):
         slot = index if self.slot_of is None else int(self.slot_of[index])
         if slot < 0 or (self.present is not None and not self.present[slot]):
             return None
-        return self._decode()(data[slot] if isinstance(data, array) else data.item(slot))
+        reader = self._reader
+        if reader is None:
+            reader = self._reader = self._decode()
+        return reader(data[slot] if isinstance(data, array) else data.item(slot))
 
     def __setitem__(self, node: int, value: Value | None) -> None:
         """Writable (Star1 reports its bounds as decimals afterwards): array storage becomes a list once."""
         if _arrayed(self.data):
-            self.data, self.slot_of, self.present, self.tree = list(self), None, None, None
+            self.data, self.slot_of, self.present, self.tree, self._reader = list(self), None, None, None, None
         self.data[node] = value
 
     def __iter__(self) -> Iterator[Value | None]:

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core.errors import TreeFormatError
-from .files import read_input
+from .files import read_input_into
 from ..core.model import CHANCE, LEAF, PLAYER, Source, Tree
 from ..core.numbers import Number, Value, parse_number
 from ..core.numeric import LazyValues, Numeric
@@ -49,7 +49,6 @@ __all__ = ["MAGIC", "read_binary", "binary_tree"]
 
 MAGIC = b"GTB\x00v1\r\n"
 VERSION = 1
-_PLAYER_OF_KIND = np.array([-1, 0, 1, -1, -1], dtype=np.int16)
 
 
 # -- reading ---------------------------------------------------------------------
@@ -62,11 +61,18 @@ def read_binary(path: Path | str, name: str) -> Tree:
         TreeFormatError: not a ``.gtb`` file, or a damaged one.
     """
     tick("read")
-    return binary_tree(read_input(os.fspath(path)), name)  # errors name it as load_tree was given it
+    data = read_input_into(os.fspath(path), _byte_buffer)  # errors name the file as load_tree was given it
+    return binary_tree(data, name)
 
 
-def binary_tree(data: bytes, name: str) -> Tree:
-    """The tree of a ``.gtb`` file's bytes (a file of any name, or standard input, starting with :data:`MAGIC`).
+def _byte_buffer(size: int) -> np.ndarray:
+    """The buffer a ``.gtb`` file is read into: NumPy's (2 MB pages for a big file; files.read_input_into)."""
+    return np.empty(size, dtype=np.uint8)
+
+
+def binary_tree(data: bytes | np.ndarray, name: str) -> Tree:
+    """The tree of a ``.gtb`` file's bytes, in any buffer (a file of any name, or standard input, starting
+    with :data:`MAGIC`).
 
     Raises:
         TreeFormatError: not a ``.gtb`` file, or a damaged one (one line naming ``name``).
@@ -79,7 +85,7 @@ def binary_tree(data: bytes, name: str) -> Tree:
         raise TreeFormatError(f"damaged .gtb file ({type(error).__name__}: {error})", file=name) from None
 
 
-def _decode(data: bytes, name: str) -> Tree:
+def _decode(data: bytes | np.ndarray, name: str) -> Tree:
     """The tree of a ``.gtb`` file's bytes; every array checked before it is trusted."""
     reader = _Reader(data, name)
     kind, count, first, player = reader.structure()
@@ -97,7 +103,7 @@ def _decode(data: bytes, name: str) -> Tree:
         first=_column(first, "q"),  # type: ignore[arg-type]  # (Tree: any int64 sequence; see _column)
         count=_column(count, "q"),  # type: ignore[arg-type]
         value=values,  # type: ignore[arg-type]
-        player=_player_column(kind, player),
+        player=_player_column(kind, player, reader.columns.player if reader.columns else None),
         prob=[None] * n if raw_probabilities is not None else prob,
         explicit_ids=labels["id"],
         moves=labels["move"],
@@ -112,9 +118,11 @@ def _decode(data: bytes, name: str) -> Tree:
     check_tree(tree, raw_values, raw_probabilities, header.get("evals", []), header.get("extra", []), reader.damaged)
     if numeric is not None:
         probs = None if prob_numeric is None else prob_numeric[0]
-        tree._numeric = Numeric(numeric[0], numeric[1] if numeric[0].dtype.kind == "i" else 1, probs,
+        exact = numeric[0].dtype.kind == "i"
+        tree._numeric = Numeric(numeric[0], numeric[1] if exact else 1, probs,
                                 prob_numeric[1] if prob_numeric is not None else 1,
-                                prob_decimal if prob_decimal is not None and prob_decimal.any() else None)
+                                prob_decimal if prob_decimal is not None and prob_decimal.any() else None,
+                                reader.columns.spare if exact and reader.columns is not None else None)
     return tree
 
 
@@ -129,19 +137,52 @@ def _column(data: np.ndarray, typecode: str) -> memoryview:
     return memoryview(np.ascontiguousarray(data)).cast("B").cast(typecode)
 
 
-def _player_column(kind: np.ndarray, player: np.ndarray | None) -> memoryview:
-    """The Tree's int16 ``player`` column: the stored players, or (none stored) each node's from its kind."""
+def _player_column(kind: np.ndarray, player: np.ndarray | None, room: np.ndarray | None = None) -> memoryview:
+    """The Tree's int16 ``player`` column: the stored players, or (none stored) each node's from its kind.
+
+    From the kind, ``kind - 1`` (a leaf -1, max 0, min 1), then -1 for chance and player nodes where
+    there are any: twice as fast as looking each kind up in a table (~1.5 ms less for 1.4 million
+    nodes). ``room``: the int16 array to write them in (one is made if not given)."""
     if player is None:
-        return _column(_PLAYER_OF_KIND[kind], "h")
+        column = np.subtract(kind, 1, dtype=np.int16, out=room)
+        if len(kind) and int(kind.max()) >= CHANCE:
+            np.copyto(column, -1, where=kind >= CHANCE)
+        return _column(column, "h")
     return _column(player.astype(np.int16), "h")
+
+
+class _Columns:
+    """The memory of a ``.gtb`` tree's per-node arrays, one allocation of zeros cut into them.
+
+    Why one: NumPy asks for 2 MB pages for an array of 4 MB or more, but from the second 4 kB page
+    on, so each big array began with ~2 MB of 4 kB pages and ended with up to 2 MB more: ~500-800
+    page faults (~2 µs each here) an array, and arrays under 4 MB (``leaves``, the players) got
+    4 kB pages throughout. One block pays that once: 11,600 -> ~8,000 page faults, ~5 ms, for a
+    1.4-million-node tree (docs/performance.md, issue 14.3). The Tree's columns are views of it, so
+    it lives as long as the Tree, the reader's scratch mask (a byte a node) included.
+    """
+
+    __slots__ = ("count", "totals", "first", "values", "spare", "leaves", "scratch", "player")
+
+    def __init__(self, n: int) -> None:
+        words = 4 * n + 3  # count, totals (n + 1), first, values (int64 or float64) and two spare slots
+        block = np.zeros(8 * words + 4 * n, dtype=np.uint8)
+        wide = block[: 8 * words].view(np.int64)
+        self.count, self.totals = wide[:n], wide[n : 2 * n + 1]
+        self.first, self.values = wide[2 * n + 1 : 3 * n + 1], wide[3 * n + 1 : 4 * n + 1]
+        self.spare = wide[3 * n + 1 :]  # the values and two free slots after them (Numeric.spare)
+        narrow = block[8 * words :]
+        self.leaves, self.scratch = narrow[:n].view(np.bool_), narrow[n : 2 * n].view(np.bool_)
+        self.player = narrow[2 * n :].view(np.int16)
 
 
 class _Reader:
     """One ``.gtb`` file's header and arrays, each part read and checked by one method."""
 
-    def __init__(self, data: bytes, name: str) -> None:
+    def __init__(self, data: bytes | np.ndarray, name: str) -> None:
         self.data, self.name = data, name
-        if not data.startswith(MAGIC):
+        self.buffer = memoryview(data).cast("B")
+        if self.buffer[: len(MAGIC)] != MAGIC:
             raise TreeFormatError("not a gametree binary (.gtb) file", file=name)
         if len(data) < len(MAGIC) + 8:
             raise self.damaged("it ends before its header (truncated?)")
@@ -150,7 +191,7 @@ class _Reader:
         if self.body > len(data):
             raise self.damaged("it ends inside its header (truncated?)")
         try:
-            header = json.loads(data[len(MAGIC) + 8 : self.body].decode("utf-8"))
+            header = json.loads(str(self.buffer[len(MAGIC) + 8 : self.body], "utf-8"))
         except ValueError:  # (UnicodeDecodeError too): a position inside the bytes would tell a reader nothing
             raise self.damaged("its header is not valid JSON") from None
         if not isinstance(header, dict) or header.get("version") not in (VERSION, WRITTEN_VERSION):
@@ -160,9 +201,9 @@ class _Reader:
         check_header(header, self.damaged)
         self.header = header
         self.n: int = header["nodes"]
-        self.buffer = memoryview(data)
         self.totals: np.ndarray | None = None  # the running sums of the child counts, made by structure()
         self.leaves: np.ndarray | None = None  # per node, whether it has no children, made by structure()
+        self.columns: _Columns | None = None  # the memory of the Tree's columns, made by structure()
 
     def damaged(self, message: str) -> TreeFormatError:
         return TreeFormatError(f"damaged .gtb file: {message}", file=self.name)
@@ -193,18 +234,19 @@ class _Reader:
             raise self.damaged("node arrays missing or of the wrong size")
         if int(count_raw.min()) < 0 or int(count_raw.max()) >= n:
             raise self.damaged("child counts do not add up to the number of nodes")
-        count = count_raw.astype(np.int64)
-        totals = np.empty(n + 1, dtype=np.int64)  # the tree's running sums (Tree.running_sums), made once here
-        totals[0] = 0
+        columns = self.columns = _Columns(n)
+        count, totals = columns.count, columns.totals  # totals: the tree's running sums (Tree.running_sums)
+        np.copyto(count, count_raw)
         np.cumsum(count, out=totals[1:])
         if int(totals[n]) != n - 1:
             raise self.damaged("child counts do not add up to the number of nodes")
-        leaves = self.leaves = count_raw == 0
-        mismatched = np.equal(kind, LEAF)  # a leaf's kind; then, in place, where that disagrees with the counts
+        leaves = self.leaves = np.equal(count_raw, 0, out=columns.leaves)
+        mismatched = np.equal(kind, LEAF, out=columns.scratch)  # a leaf's kind; then, in place, where that
+        # disagrees with the counts
         if int(kind.max()) > PLAYER or np.not_equal(mismatched, leaves, out=mismatched).any():
             raise self.damaged("node kinds do not match the child counts")
         # nodes 0..j-1 have at least j children, for every j < n: the running sums of (count - 1) stay >= 0
-        first = np.subtract(count, 1)
+        first = np.subtract(count, 1, out=columns.first)
         np.cumsum(first, out=first)
         if n > 1 and int(first[: n - 1].min()) < 0:
             raise self.damaged("a node is numbered before its parent (the child counts do not describe a tree)")
@@ -245,7 +287,8 @@ class _Reader:
         if denominator < 1:
             raise self.damaged("the value denominator is not positive")
         check_numeric_values(stored, denominator, bounds, self.damaged)
-        full = np.zeros(n, dtype=np.int64 if stored.dtype.kind == "i" else np.float64)
+        assert self.columns is not None  # (made by structure(), which gave the leaves)
+        full = self.columns.values if stored.dtype.kind == "i" else self.columns.values.view(np.float64)  # zeros
         full[leaves] = stored
         return LazyValues(full, denominator if full.dtype.kind == "i" else 1, leaves), (full, denominator), None
 

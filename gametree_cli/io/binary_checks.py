@@ -16,7 +16,6 @@ opponent models) go through the builder's own rules, item by item.
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 from typing import Any, Callable
 
 import numpy as np
@@ -79,6 +78,10 @@ def array_dtype(name: str, entry: Any, damaged: Damaged) -> np.dtype:
 
 def check_shape(kind: np.ndarray, player: np.ndarray | None, n_players: int, vector: bool, damaged: Damaged) -> None:
     """Kinds and players that agree (``player`` None: none stored, each follows from its kind)."""
+    if not vector and player is None:  # the usual two-player file: one pass, no mask (PLAYER is the highest kind)
+        if len(kind) and int(kind.max()) >= PLAYER and (kind == PLAYER).any():
+            raise damaged("a player node in a two-player tree")
+        return
     decision = kind == PLAYER
     if vector and ((kind == MAX) | (kind == MIN)).any():
         raise damaged("a max/min node in a tree of payoff vectors")
@@ -110,6 +113,10 @@ def check_numeric_values(values: np.ndarray, denominator: int, bounds: tuple[Num
         lowest, highest = int(values.min()), int(values.max())
         if lowest <= -LIMIT or highest >= LIMIT:
             raise damaged("a leaf value is too large")
+        if bounds is None:
+            return
+        from fractions import Fraction  # here, not at the top: a tree of integers needs no fractions (start-up)
+
         low, high = Fraction(lowest, denominator), Fraction(highest, denominator)
     if bounds is not None and not (bounds[0] <= low and high <= bounds[1]):
         raise damaged(f"a leaf value is outside the declared bounds [{format_number(bounds[0])}, {format_number(bounds[1])}]")

@@ -17,7 +17,6 @@ decimal is among them (:meth:`~gametree_cli.io.document._Builder._probabilities`
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -59,6 +58,8 @@ def decode_shares(numerators: np.ndarray, denominator: int, decimal: np.ndarray 
         if key & 1:
             table[position] = numerator / denominator  # int / int: correctly rounded, the decimal's float
         else:
+            from fractions import Fraction  # here, not at the top: a tree without chance needs no fractions
+
             share = Fraction(numerator, denominator)
             table[position] = share.numerator if share.denominator == 1 else share
     shares = np.full(len(numerators), None, dtype=object)

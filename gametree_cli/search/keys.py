@@ -58,9 +58,13 @@ def comparison_keys(tree: Tree, depth_limit: int | None = None) -> Any:
     if is_small(n):
         return _small_keys(tree, depth_limit)
     horizon = horizon_nodes(tree, depth_limit)
-    keys = np.empty(n + 2, dtype=np.int64)
-    if not _numeric_keys(tree, horizon, keys[:n]):
-        _rank_keys(tree, horizon, keys[:n])
+    numeric = numeric_values(tree)
+    if not len(horizon) and numeric is not None and numeric.spare is not None:
+        keys = numeric.spare  # the integer leaves are the keys: no copy, the sentinels in the spare slots
+    else:
+        keys = np.empty(n + 2, dtype=np.int64)
+        if not _numeric_keys(tree, horizon, keys[:n]):
+            _rank_keys(tree, horizon, keys[:n])
     keys[n], keys[n + 1] = -INFINITE_KEY, INFINITE_KEY
     return keys
 

@@ -18,7 +18,7 @@ from ..core.numbers import Value, format_value
 from ..core.numeric import int64_view
 
 __all__ = ["Stats", "Cut", "EXACT", "LOWER", "UPPER", "CUT", "HORIZON", "cut_reasons", "cut_form", "skipped_children",
-           "one_cut", "ONE_CUT_FROM"]
+           "one_cut", "ONE_CUT_FROM", "pruned_before", "pruned_count"]
 
 #: bound kind of a value (bits of ``flags``): exact, or a bound the search left
 #: (LOWER: the true value is at least this; UPPER: at most; both: a bound, side unknown)
@@ -133,3 +133,35 @@ def skipped_children(tree: Tree, cut_at: Any, child_order: Any) -> list[int]:
     rank = {node: position for position, node in enumerate(tree.preorder())}
     skipped.sort(key=rank.__getitem__)
     return skipped
+
+
+def _cut_ranges(record: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per cut of a big depth-first record searched in file order, the first child it skipped and how
+    many (int64); None for any other record (its :attr:`pruned` list is then the answer)."""
+    cut_at = record._cut_at
+    if record._pruned is not None or cut_at is None or isinstance(cut_at, list) or record._child_order is not None:
+        return None
+    nodes, positions = cut_at[:, 0], cut_at[:, 1]
+    return int64_view(record.tree.first)[nodes] + positions, int64_view(record.tree.count)[nodes] - positions
+
+
+def pruned_count(record: Any) -> int:
+    """``len(record.pruned)``, without listing them when the cuts say how many (:func:`pruned_before`)."""
+    ranges = _cut_ranges(record)
+    return len(record.pruned) if ranges is None else int(ranges[1].sum())
+
+
+def pruned_before(record: Any, end: int) -> set[int]:
+    """The roots of pruned subtrees numbered below ``end``: those of the top levels a text view draws
+    (breadth-first numbering), of ``record.pruned``.
+
+    Why: alpha-beta prunes 39,188 subtrees of a 1.4-million-node tree, and listing them all and
+    hashing the list cost the text view ~4 ms to draw a few hundred nodes (docs/performance.md,
+    issue 14.3); the cuts whose skipped children start below ``end`` are few."""
+    ranges = _cut_ranges(record)
+    if ranges is None:
+        return {node for node in record.pruned if node < end}
+    starts, lengths = ranges
+    near = np.flatnonzero(starts < end)
+    return {child for start, length in zip(starts[near].tolist(), lengths[near].tolist())
+            for child in range(start, min(start + length, end))}

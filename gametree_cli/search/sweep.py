@@ -157,22 +157,32 @@ def _levels(numeric: Numeric, kind: np.ndarray, count: np.ndarray, levels: list[
         tick("solve", last - level, last + 1)
         start, end = levels[level]
         block_count = count[start:end]
-        inner = np.flatnonzero(block_count) + start
+        inner = np.flatnonzero(block_count)
+        inner += start
         here = below
         if len(inner):
             child_start, child_end = levels[level + 1]
             children = values[child_start:child_end]
-            sizes = count[inner]
-            offsets = np.cumsum(sizes) - sizes
-            inner_kind = kind[inner]
+            whole = len(inner) == end - start  # every node of the level has children: views, not copies
+            sizes = block_count if whole else count[inner]
+            offsets = np.cumsum(sizes)
+            offsets -= sizes
+            inner_kind = kind[start:end] if whole else kind[inner]
             averaged = inner_kind == CHANCE
-            result = np.empty(len(inner), dtype=values.dtype)
             is_max = inner_kind == MAX
             is_min = (inner_kind == MIN) & ~averaged
-            if is_max.any():
-                result[is_max] = np.maximum.reduceat(children, offsets)[is_max]
-            if is_min.any():
-                result[is_min] = np.minimum.reduceat(children, offsets)[is_min]
+            # (temporaries in place, and a level of one kind without masks: each is fresh memory in
+            # a run that freed none before, a .gtb's; docs/performance.md, issue 14.3)
+            if is_max.all():
+                result = np.maximum.reduceat(children, offsets)
+            elif is_min.all():
+                result = np.minimum.reduceat(children, offsets)
+            else:
+                result = np.empty(len(inner), dtype=values.dtype)
+                if is_max.any():
+                    result[is_max] = np.maximum.reduceat(children, offsets)[is_max]
+                if is_min.any():
+                    result[is_min] = np.minimum.reduceat(children, offsets)[is_min]
             if decimal is not None and (is_max | is_min).any():
                 child_decimal = decimal[child_start:child_end]
                 decide = is_max | is_min
@@ -195,7 +205,10 @@ def _levels(numeric: Numeric, kind: np.ndarray, count: np.ndarray, levels: list[
                         child_decimal = child_decimal | numeric.prob_decimal[child_start:child_end]
                     decimal[inner[averaged]] = np.logical_or.reduceat(child_decimal, offsets)[averaged]
                 here = below * scale
-            values[inner] = result
+            if whole:
+                values[start:end] = result
+            else:
+                values[inner] = result
         if exact and here != denominator:
             leaves = np.flatnonzero(block_count == 0) + start
             if len(leaves):

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from ..core.model import CHANCE, LEAF, MAX, MIN, PLAYER, Tree
 from ..core.numbers import Value, format_number, format_value
+from ..core.levels import level_bounds
 from ..search.record import SearchRecord
+from ..search.record_facts import pruned_before, pruned_count
 from .drawing import Branch, Drawing, Line
 from .marks import bound_sign
 from .words import PV_MARK, cut_reason, words
@@ -186,7 +188,7 @@ def annotated_tree(
     limit = depth if depth is not None else display_depth(tree, max_nodes)
     searched = None if blank else search_order(record)
     pv = set(record.principal_variation()) | {0} if not blank else set()
-    pruned_roots = set(record.pruned)
+    pruned_roots = pruned_before(record, level_bounds(tree, limit)[-1][1] if limit is not None else len(tree))  # drawn
     values = record.values
     first, count = tree.first, tree.count
     root = Branch(_label(record, 0, 0 in pv, False, blank, w, lang))
@@ -318,8 +320,9 @@ def summary_line(record: SearchRecord, lang: str = "en") -> Line:
             text.append(f" ({w['equally_good']}: {named})")
     text.append(f" · {w['nodes_visited']} {stats.nodes_visited:,} · {w['leaves_evaluated']} {stats.leaves_evaluated:,}")
     text.append(f" · {w['cutoffs']} {stats.cutoffs:,}")
-    if record.pruned:
-        text.append(f" · {w['pruned_subtrees']} {len(record.pruned):,}")
+    pruned = pruned_count(record)
+    if pruned:
+        text.append(f" · {w['pruned_subtrees']} {pruned:,}")
     if record.depth_limit is not None:
         text.append(f" · {w['depth_limit']} {record.depth_limit}")
     order = record.options.get("order")
