@@ -79,6 +79,7 @@ latex:
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/real_probabilities.py
+	$(BIN)/python bench/writer.py --reps 5 --report bench/results-writer.md
 
 # Star2 against Star1: leaves evaluated on 100 random chance trees per shape (~40 s); the table in docs/chance.md.
 bench-star2: $(STAMP)
