@@ -300,6 +300,7 @@ def test_errors_are_value_errors_with_location() -> None:
 @example("x.json/.")
 @example("foo.")
 @example("a/../b.yaml")
+@example("a.a/a/..")
 def test_the_extension_is_read_as_pathlib_reads_it(name: str) -> None:
     """format_for reads a name's suffix without importing pathlib (start-up): the same suffix as PurePosixPath's."""
     assert suffix(name) == PurePosixPath(name).suffix

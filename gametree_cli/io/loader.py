@@ -89,7 +89,8 @@ def format_for(name: str) -> str | None:
 def suffix(name: str) -> str:
     """``pathlib.PurePosixPath(name).suffix`` without importing pathlib (~5 ms of a small run's start-up):
     the last dot of the last component and what follows, unless the dot starts or ends it."""
-    last = os.path.basename(os.path.normpath(name))
+    parts = [part for part in name.split("/") if part not in ("", ".")]  # pathlib keeps "..", as normpath does not
+    last = parts[-1] if parts else ""
     dot = last.rfind(".")
     return last[dot:] if 0 < dot < len(last) - 1 else ""
 
