@@ -118,7 +118,7 @@ def test_every_stored_count_width_reads(dtype: Any) -> None:
     """The writer narrows counts to the smallest integer type; the reader widens each into the int64 column."""
     tree = binary_tree(_file([1, 2, 0, 0, 0], [2, 2, 0, 0, 0], dtype), "widths.gtb")
     assert list(tree.count) == [2, 2, 0, 0, 0] and list(tree.first) == [1, 3, 0, 0, 0]
-    assert tree.count.format == tree.first.format == "q" and tree.player.format == "h"  # no copy: see binary._column
+    assert tree.count.format == tree.first.format == "q" and tree.player.format == "h"  # no copy: see buffers.typed_view
     assert list(tree.player) == [0, 1, -1, -1, -1] and tree.subtree_size(0) == 5
 
 

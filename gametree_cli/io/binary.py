@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..core.buffers import typed_view
 from ..core.errors import TreeFormatError
 from .files import read_input_into
 from ..core.model import CHANCE, LEAF, PLAYER, Source, Tree
@@ -100,8 +101,8 @@ def _decode(data: bytes | np.ndarray, name: str) -> Tree:
     labels = {key: reader.labels(key) for key in ("move", "id")}
     tree = Tree(
         kind=bytearray(memoryview(np.ascontiguousarray(kind)).cast("B")),
-        first=_column(first, "q"),  # type: ignore[arg-type]  # (Tree: any int64 sequence; see _column)
-        count=_column(count, "q"),  # type: ignore[arg-type]
+        first=typed_view(first, "q"),  # type: ignore[arg-type]  # (Tree: any int64 sequence; see buffers.typed_view)
+        count=typed_view(count, "q"),  # type: ignore[arg-type]
         value=values,  # type: ignore[arg-type]
         player=_player_column(kind, player, reader.columns.player if reader.columns else None),
         prob=[None] * n if raw_probabilities is not None else prob,
@@ -114,7 +115,7 @@ def _decode(data: bytes | np.ndarray, name: str) -> Tree:
         title=header.get("title"),
         source=Source(name),
     )
-    tree._totals = _column(reader.totals, "q")  # type: ignore[assignment]
+    tree._totals = typed_view(reader.totals, "q")  # type: ignore[assignment]
     check_tree(tree, raw_values, raw_probabilities, header.get("evals", []), header.get("extra", []), reader.damaged)
     if numeric is not None:
         probs = None if prob_numeric is None else prob_numeric[0]
@@ -124,17 +125,6 @@ def _decode(data: bytes | np.ndarray, name: str) -> Tree:
                                 prob_decimal if prob_decimal is not None and prob_decimal.any() else None,
                                 reader.columns.spare if exact and reader.columns is not None else None)
     return tree
-
-
-def _column(data: np.ndarray, typecode: str) -> memoryview:
-    """A Tree column made by NumPy, as a typed view of its memory: indexed, sliced and iterated like
-    ``array(typecode)`` (Python ints), given to the compiled search and to NumPy without a copy.
-
-    Why not ``array.array``: the arrays a big tree's columns need are fresh memory, and NumPy asks
-    for 2 MB pages where ``array.array`` gets 4 kB ones; filling an ``array.array`` (or copying into
-    one) cost ~2 µs a page fault, ~12 ms for a 1.4-million-node tree's ``count`` and ``first``
-    (docs/performance.md, issue 14.3)."""
-    return memoryview(np.ascontiguousarray(data)).cast("B").cast(typecode)
 
 
 def _player_column(kind: np.ndarray, player: np.ndarray | None, room: np.ndarray | None = None) -> memoryview:
@@ -147,8 +137,8 @@ def _player_column(kind: np.ndarray, player: np.ndarray | None, room: np.ndarray
         column = np.subtract(kind, 1, dtype=np.int16, out=room)
         if len(kind) and int(kind.max()) >= CHANCE:
             np.copyto(column, -1, where=kind >= CHANCE)
-        return _column(column, "h")
-    return _column(player.astype(np.int16), "h")
+        return typed_view(column, "h")
+    return typed_view(player.astype(np.int16), "h")
 
 
 class _Columns:
@@ -226,7 +216,7 @@ class _Reader:
         Breadth-first numbering is checked here: node ``j``'s parent comes before it exactly when
         the nodes before ``j`` have at least ``j`` children between them; otherwise a node is its
         own ancestor and the searches never end. ``count``, ``first`` and the running sums are made
-        once, by NumPy; the Tree reads them through :func:`_column` views (no copy)."""
+        once, by NumPy; the Tree reads them through :func:`~gametree_cli.core.buffers.typed_view` views (no copy)."""
         n = self.n
         kind = self.load("kind")
         count_raw = self.load("count")
