@@ -55,7 +55,7 @@ EXTENSIONS: dict[str, str] = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
 
 
 
-def scan_or_decline(text: str, **options: Any) -> Any:
+def scan_or_decline(text: str | bytes, **options: Any) -> Any:
     """The compiled JSON scanner's reading of ``text`` (:func:`.jsonscan.scan_or_decline`), imported on the
     first big file: a small run needs neither the scanner nor the NumPy it fills."""
     from .jsonscan import scan_or_decline as scan
@@ -104,7 +104,7 @@ _SCAN_NODES_FROM = SMALL_TREE
 _SCAN_PREFIX = 1 << 20
 
 
-def _may_reach_small_tree(text: str) -> bool:
+def _may_reach_small_tree(text: str | bytes) -> bool:
     """Whether the JSON text may hold SMALL_TREE nodes or more (else it is read without NumPy).
 
     Every node but the root is the first of its list (after a ``[``) or follows a comma, so
@@ -114,8 +114,9 @@ def _may_reach_small_tree(text: str) -> bool:
     """
     if len(text) < _SCAN_FROM:
         return False
+    comma, bracket = (b",", b"[") if isinstance(text, bytes) else (",", "[")
     for end in (_SCAN_PREFIX, len(text)):  # a big tree's commas are early: its first megabyte decides
-        if text.count(",", 0, end) + text.count("[", 0, end) + 1 >= _SCAN_NODES_FROM:
+        if text.count(comma, 0, end) + text.count(bracket, 0, end) + 1 >= _SCAN_NODES_FROM:
             return True
     return False
 
@@ -186,25 +187,31 @@ def parse_tree(
     name: str = "--tree",
     fmt: str | None = None,
     max_nodes: int = DEFAULT_MAX_NODES,
+    declined: Any = None,
 ) -> Tree:
-    """Build a tree from text (``--tree``, standard input, tests)."""
+    """Build a tree from text (``--tree``, standard input, tests).
+
+    ``declined``: why and where the scanner already left this text, read as bytes
+    (:func:`_scan_bytes`): it is not scanned again.
+    """
     _refuse_undecoded_bytes(text, name)
     with paused_gc():
         tick("parse")
         # a small file goes to json.loads and the document builder, which need no NumPy (core/lazy.py)
-        if (fmt == "json" or (fmt is None and not _may_alias(text, fmt))) and _may_reach_small_tree(text):
+        if declined is None and (fmt == "json" or (fmt is None and not _may_alias(text, fmt))) \
+                and _may_reach_small_tree(text):
             # a plain two-player JSON file: the scanner, when compiled, reads it without json.loads;
             # where it stops, a bad file's mistake is usually found from a few nodes (formats/partial.py)
-            source = Source(name, json_locator(text))
-            found = scan_or_decline(text, source=source, max_nodes=max_nodes)
+            found = scan_or_decline(text, source=Source(name, json_locator(text)), max_nodes=max_nodes)
             if isinstance(found, Tree):
                 return found
-            if found is not None:
-                from .partial import first_error  # a big bad file: worded from the part of it the scanner read
+            declined = found
+        if declined is not None:
+            from .partial import first_error  # a big bad file: worded from the part of it the scanner read
 
-                error = first_error(text, found, source, max_nodes)
-                if error is not None:
-                    raise error
+            error = first_error(text, declined, Source(name, json_locator(text)), max_nodes)
+            if error is not None:
+                raise error
         document, locator = read_document(text, name, fmt)
         holder = [document]
         del document  # the builder frees what it has read (peak memory of big files)
@@ -263,8 +270,9 @@ def load_tree(
         data = read_stdin("<stdin>")
         if fmt is None and isinstance(data, bytes) and data.startswith(GTB_MAGIC):
             return _binary_tree(data, "<stdin>")
-        text = data if isinstance(data, str) else decode_input(data, "<stdin>")
-        return parse_tree(text, name="<stdin>", fmt=fmt, max_nodes=max_nodes)
+        if isinstance(data, str):  # a text stream put in place of standard input (tests)
+            return parse_tree(data, name="<stdin>", fmt=fmt, max_nodes=max_nodes)
+        return _parse_bytes(data, "<stdin>", fmt, max_nodes)
     given = fmt
     fmt = fmt or format_for(name)
     if fmt in TREE_READERS:
@@ -273,7 +281,35 @@ def load_tree(
     data = read_input(name)
     if given is None and data.startswith(GTB_MAGIC):  # a .gtb under another name (no text tree starts with NUL)
         return _binary_tree(data, name)
-    return parse_tree(decode_input(data, name), name=name, fmt=fmt, max_nodes=max_nodes)
+    return _parse_bytes(data, name, fmt, max_nodes)
+
+
+def _parse_bytes(data: bytes, name: str, fmt: str | None, max_nodes: int) -> Tree:
+    """A tree from a file's bytes: a big ``.json`` file goes to the scanner as they are (:func:`_scan_bytes`),
+    the rest is decoded and parsed as text."""
+    declined = None
+    if fmt == "json" and not data.startswith(_BOM) and _may_reach_small_tree(data):
+        found = _scan_bytes(data, name, max_nodes)
+        if isinstance(found, Tree):
+            return found
+        declined = found
+    return parse_tree(decode_input(data, name), name=name, fmt=fmt, max_nodes=max_nodes, declined=declined)
+
+
+_BOM = b"\xef\xbb\xbf"  # UTF-8's byte-order mark, which decoding drops: such a file is read as text
+
+
+def _scan_bytes(data: bytes, name: str, max_nodes: int) -> Any:
+    """The scanner's reading of a JSON file's bytes, before any decoding: a 28 MB file's text cost ~15 ms to
+    decode and as much to encode again for the scanner, and 56 MB of memory (docs/performance.md, issue 14.4).
+    The scanner checks UTF-8 itself; where it stops, the text is decoded (naming a bad byte) and parsed."""
+
+    def locate(path: tuple[Any, ...]) -> tuple[int | None, int | None]:  # the text is decoded for an error only
+        return json_locator(decode_input(data, name))(path)
+
+    with paused_gc():
+        tick("parse")
+        return scan_or_decline(data, source=Source(name, locate), max_nodes=max_nodes)
 
 
 # -- formats of their own modules: Gambit .efg in, and every text format out ----
