@@ -6,10 +6,10 @@ bytes) of a plain two-player tree file (:mod:`.scan_kernel`) and returns
 either why it *bailed* (a str: the caller runs the json.loads path) or::
 
     kind     bytearray[n]     LEAF/MAX/MIN/CHANCE per node (model.py's codes)
-    count    bytearray[8n]    int64 children per node
-    first    bytearray[8n]    int64 first child (0 for leaves)
-    player   bytearray[2n]    int16 0 (MAX), 1 (MIN), -1 (leaves, chance)
-    leaf     bytearray[8n]    int64 or float64 leaf values (0 at inner nodes)
+    count    memoryview[n]    int64 children per node (the rest: memoryviews of NumPy arrays)
+    first    memoryview[n]    int64 first child (0 for leaves)
+    player   memoryview[n]    int16 0 (MAX), 1 (MIN), -1 (leaves, chance)
+    leaf     memoryview[n]    int64 or float64's bits: leaf values (0 at inner nodes)
     is_float bool             the leaves are decimals
     prob     list[n] | None   edge probabilities (None under non-chance parents): int, Fraction,
                               or the float of a decimal written, one object per distinct share
@@ -122,14 +122,17 @@ def _number(kids: cython.const[cython.int][::1], size: cython.const[cython.int][
             header: dict) -> tuple:
     """Number the nodes breadth-first: the results, or (why, the depth-first node it is about)."""
     n = n_all - root
-    kind_b, count_b, first_b, player_b, leaf_b = bytearray(n), bytearray(8 * n), bytearray(8 * n), \
-        bytearray(2 * n), bytearray(8 * n)
+    # np.empty, not bytearray: every slot is written below, and NumPy gets 2 MB pages where a bytearray
+    # gets zero-filled 4 kB ones (~2 us a page fault: docs/performance.md); kind stays a bytearray (Tree's)
+    kind_b = bytearray(n)
+    count_a, first_a, player_a, leaf_a = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int16), \
+        np.empty(n, np.int64)
     # memoryviews: uncompiled, their items are Python ints and floats, as compiled
     kind: cython.uchar[::1] = memoryview(kind_b)
-    count: cython.longlong[::1] = memoryview(count_b).cast("q")
-    first: cython.longlong[::1] = memoryview(first_b).cast("q")
-    player: cython.short[::1] = memoryview(player_b).cast("h")
-    leaf_out: cython.longlong[::1] = memoryview(leaf_b).cast("q")
+    count: cython.longlong[::1] = memoryview(count_a)
+    first: cython.longlong[::1] = memoryview(first_a)
+    player: cython.short[::1] = memoryview(player_a)
+    leaf_out: cython.longlong[::1] = memoryview(leaf_a)
     order: cython.int[::1] = memoryview(np.empty(n, dtype=np.int32))  # the depth-first number of each node
     inherit: cython.uchar[::1] = memoryview(np.empty(n, dtype=np.uint8))  # the decision kind above it
     shares = _Shares(n)
@@ -171,8 +174,8 @@ def _number(kids: cython.const[cython.int][::1], size: cython.const[cython.int][
         tail += k
     if tail != n:
         return "internal: sizes disagree", -1
-    return (kind_b, count_b, first_b, player_b, leaf_b, any_float, shares.prob, shares.exact_numerators(),
-            evals_out, moves_out, header)
+    return (kind_b, memoryview(count_a), memoryview(first_a), memoryview(player_a), memoryview(leaf_a), any_float,
+            shares.prob, shares.exact_numerators(), evals_out, moves_out, header)
 
 
 @cython.cfunc
