@@ -4,7 +4,7 @@
 Why: ``json.loads`` makes a dict per node (~260 bytes) that the builders
 read once and throw away (:mod:`.jsonscan`). :class:`Scan` reads the UTF-8
 text once, with an explicit stack (depth is bounded by memory only), into
-per-node arrays (children, subtree size, flags, leaf value, p): no Python
+per-node arrays (subtree size, flags, leaf value, p): no Python
 object per node, only per move label and eval. :mod:`.scan_order` numbers
 the nodes breadth-first (its docstring has the API). On anything it is not
 sure of it *bails*: ``why`` says why, ``pos`` and the open lists on the
@@ -124,14 +124,14 @@ class Scan:
         is written before it is read (p's only where the flags say)."""
         if self.n == self.cap:
             self.cap = min(2 * self.cap if self.cap else max(1 << 16, self.lex.length // 16), self.limit + 2)
-        for name, dtype in (("kids", np.int32), ("size", np.int32), ("flags", np.uint16), ("leaf", np.int64)):
+        for name, dtype in (("size", np.int32), ("flags", np.uint16), ("leaf", np.int64)):
             if len(self.arrays.get(name, ())) != self.cap:
                 grown = np.empty(self.cap, dtype=dtype)
                 if name in self.arrays:
                     grown[: self.n] = self.arrays[name][: self.n]
                 self.arrays[name] = grown
         # through memoryviews: uncompiled, their items are Python ints and floats, as compiled
-        self.kids, self.size, self.flags = (memoryview(self.arrays[name]) for name in ("kids", "size", "flags"))
+        self.size, self.flags = memoryview(self.arrays["size"]), memoryview(self.arrays["flags"])
         self.leaf, self.leaf_float = memoryview(self.arrays["leaf"]), memoryview(self.arrays["leaf"].view(np.float64))
         return self.shares.grow(self.cap, self.n) if self.any_p else 0
 
@@ -148,7 +148,7 @@ class Scan:
             self.grow()
         d: cython.Py_ssize_t = self.n
         self.n += 1
-        self.kids[d], self.size[d], self.flags[d], self.leaf[d] = 0, 1, 0, 0
+        self.size[d], self.flags[d], self.leaf[d] = 1, 0, 0
         return d
 
     def push(self, kind: cython.longlong, d: cython.Py_ssize_t):
@@ -350,9 +350,8 @@ class Scan:
                 return self.stop("expected ',' or ']'")
             else:
                 self.lex.pos += 1
-                d: cython.Py_ssize_t = self.stack[top + 2]
-                self.kids[d] = self.stack[top + 3]
-                if frame == _FRAME_LIST:
+                if frame == _FRAME_LIST:  # (a node's children are counted from the sizes: scan_order)
+                    d: cython.Py_ssize_t = self.stack[top + 2]
                     self.size[d] = self.n - d
             self.depth -= 1
 

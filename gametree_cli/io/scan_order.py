@@ -86,7 +86,7 @@ def scan(text: str | bytes, max_nodes: int, mode: int = BUILD) -> Any:
         if mode == CHECK and not found["any_p"]:  # checked: numbering the nodes would find nothing more
             return None
         none = np.zeros(1, dtype=np.int64)
-        views = [memoryview(found.get(name, none)) for name in ("kids", "size", "flags", "leaf", "pnum", "pden")]
+        views = [memoryview(found.get(name, none)) for name in ("size", "flags", "leaf", "pnum", "pden")]
         result = _number(*views, found["n"], found["root"], found["evals"], found["moves"], found["any_float"],
                          found["header"])
         del views
@@ -113,14 +113,18 @@ def _resolve(f: cython.ushort, inherited: cython.int) -> cython.int:
 
 
 @cython.locals(n=cython.Py_ssize_t, b=cython.Py_ssize_t, tail=cython.Py_ssize_t, u=cython.Py_ssize_t,
-               c=cython.Py_ssize_t, i=cython.Py_ssize_t, k=cython.Py_ssize_t, f=cython.ushort, kd=cython.int,
-               below=cython.int)
-def _number(kids: cython.const[cython.int][::1], size: cython.const[cython.int][::1],
-            flags: cython.const[cython.ushort][::1], leaf: cython.const[cython.longlong][::1],
-            pnum: cython.const[cython.longlong][::1], pden: cython.const[cython.longlong][::1],
-            n_all: cython.Py_ssize_t, root: cython.Py_ssize_t, evals: dict, moves: dict, any_float: bool,
-            header: dict) -> tuple:
-    """Number the nodes breadth-first: the results, or (why, the depth-first node it is about)."""
+               c=cython.Py_ssize_t, end=cython.Py_ssize_t, i=cython.Py_ssize_t, k=cython.Py_ssize_t,
+               f=cython.ushort, kd=cython.int, below=cython.int)
+def _number(size: cython.const[cython.int][::1], flags: cython.const[cython.ushort][::1],
+            leaf: cython.const[cython.longlong][::1], pnum: cython.const[cython.longlong][::1],
+            pden: cython.const[cython.longlong][::1], n_all: cython.Py_ssize_t, root: cython.Py_ssize_t,
+            evals: dict, moves: dict, any_float: bool, header: dict) -> tuple:
+    """Number the nodes breadth-first: the results, or (why, the depth-first node it is about).
+
+    A node's children are found from the subtree sizes alone (the first at u + 1, each next one past
+    the one before, up to u + size[u]). Until node b is numbered, first[b] holds its depth-first
+    number and player[b] the decision kind above it, which its parent wrote there: no arrays of
+    their own (fresh memory costs more than the writes here: docs/performance.md)."""
     n = n_all - root
     # np.empty, not bytearray: every slot is written below, and NumPy gets 2 MB pages where a bytearray
     # gets zero-filled 4 kB ones (~2 us a page fault: docs/performance.md); kind stays a bytearray (Tree's)
@@ -133,42 +137,43 @@ def _number(kids: cython.const[cython.int][::1], size: cython.const[cython.int][
     first: cython.longlong[::1] = memoryview(first_a)
     player: cython.short[::1] = memoryview(player_a)
     leaf_out: cython.longlong[::1] = memoryview(leaf_a)
-    order: cython.int[::1] = memoryview(np.empty(n, dtype=np.int32))  # the depth-first number of each node
-    inherit: cython.uchar[::1] = memoryview(np.empty(n, dtype=np.uint8))  # the decision kind above it
     shares = _Shares(n)
     evals_out: dict = {}
     moves_out: dict = {}
     if flags[root] & _HAS_P:
         return "p on the root", root
-    order[0], inherit[0], kind[0] = root, 0, _resolve(flags[root], 0)
+    first[0], player[0], kind[0] = root, 0, _resolve(flags[root], 0)
     tail = 1
     for b in range(n):
         if b >= tail:
             return "internal: sizes disagree", -1
-        u = order[b]
-        f, k, kd = flags[u], kids[u], kind[b]
-        count[b], first[b] = k, tail if k else 0
+        u, kd = first[b], kind[b]
+        f, below = flags[u], player[b]
         player[b] = 0 if kd == _MAX else 1 if kd == _MIN else -1
-        leaf_out[b] = 0 if k else leaf[u]
         if f & _MOVE:
             moves_out[b] = moves[u]
-        if f & _EVAL and k:
-            evals_out[b] = evals[u]
-        if not k:
+        if size[u] == 1:  # a leaf
+            count[b], first[b], leaf_out[b] = 0, 0, leaf[u]
             continue
-        if tail + k > n:
+        leaf_out[b] = 0
+        if f & _EVAL:
+            evals_out[b] = evals[u]
+        below = kd if kd == _MAX or kd == _MIN else below
+        c, end, i = u + 1, u + size[u], tail
+        if end > n_all:
             return "internal: sizes disagree", -1
-        below = kd if kd == _MAX or kd == _MIN else inherit[b]
-        c = u + 1
-        for i in range(tail, tail + k):
-            if c >= n_all:
+        while c < end:
+            if i >= n:
                 return "internal: sizes disagree", -1
             if flags[c] & _HAS_P and kd != _CHANCE:
                 return "p under a node that is not a chance node", c
-            order[i], kind[i], inherit[i] = c, _resolve(flags[c], below), below
+            first[i], kind[i], player[i] = c, _resolve(flags[c], below), below
             c += size[c]
+            i += 1
+        k = i - tail
+        count[b], first[b] = k, tail
         if kd == _CHANCE:
-            why = shares.chance(order, tail, k, flags, pnum, pden)
+            why = shares.chance(first, tail, k, flags, pnum, pden)
             if why:
                 return why, u
         tail += k
@@ -270,11 +275,12 @@ class _Shares:
     @cython.cfunc  # a C call per chance node: as a Python method, each call acquired its four memoryviews anew
     @cython.locals(i=cython.Py_ssize_t, o=cython.Py_ssize_t, given=cython.Py_ssize_t, decimals=cython.Py_ssize_t,
                    whole=cython.ulonglong, step=cython.ulonglong, total=cython.ulonglong, off=cython.ulonglong)
-    def chance(self, order: cython.const[cython.int][::1], at: cython.Py_ssize_t, k: cython.Py_ssize_t,
+    def chance(self, order: cython.const[cython.longlong][::1], at: cython.Py_ssize_t, k: cython.Py_ssize_t,
                flags: cython.const[cython.ushort][::1], pnum: cython.const[cython.longlong][::1],
                pden: cython.const[cython.longlong][::1]) -> str:
         """The probabilities of one chance node's k children (breadth-first at..at+k, depth-first
-        order[...]): checked as the builders check them, in integers; why they are refused, or ''."""
+        order[...]: _number's first column, before they are numbered): checked as the builders check
+        them, in integers; why they are refused, or ''."""
         if self.prob is None:
             self.start()
         given = decimals = 0
