@@ -19,6 +19,7 @@ from array import array
 from typing import Any
 
 import numpy as np
+import pytest
 
 from gametree_cli.core.lazy import SMALL_TREE
 from gametree_cli.core.numeric import int64_view
@@ -101,3 +102,29 @@ def test_the_columns_read_like_the_arrays_they_replace(scanner) -> None:
     assert np.shares_memory(count, np.asarray(tree.count))  # no copy for the bulk readers
     last = int(np.flatnonzero(count)[-1])  # the last inner node's children are the last nodes
     assert tree.first[last] + tree.count[last] == len(tree.kind)
+
+
+LEAVES = ['{"value": 5}', '{"value":5}', '{"value":  \n 5}', '{"value": -0.5e3}', '{"value": 5, "move": "a"}',
+          '{"value": 5 }', '{"value": null}', '{"value": 1e999}', '{"value": 4611686018427387904}', '{"value": "x"}',
+          '{"value": -}', '{"value": 2.5}', '{"value": 5, "value": 6}', '{"value": 5, "children": [1]}',
+          '{"value": 5', '{"value"', '{"value":', '{"valuex": 5}', '{"VALUE": 5}', '{"value": 5}}', '{"value": 07}']
+
+
+@pytest.mark.parametrize("leaf", LEAVES)
+def test_the_usual_leaf_is_read_as_any_mapping_is(scanner, leaf: str) -> None:
+    """kernel.quick_leaf reads ``{"value": N}`` without a frame: what it builds, or why and where it stops
+    (path, offset), must be what the general mapping reader gives, which a space after ``{`` forces."""
+    for at in range(3):
+        siblings = ["1", "2", "3"]
+        siblings[at] = leaf
+        text = '{"root": [[' + ", ".join(siblings) + "]]}"
+        general = text.replace('{"value"', '{ "value"')
+        quick, slow = scanner.scan(text, 100, 1), scanner.scan(general, 100, 1)
+        if len(slow) == 3:  # bailed: the same reason, path, and place (one space before it)
+            assert quick[0] == slow[0] and quick[2] == slow[2], (text, quick, slow)
+            assert quick[1] == slow[1] - general[: slow[1]].count('{ "value"'), (text, quick, slow)
+        else:
+            assert quick == slow
+    built = '{"root": [' + leaf + ", " + leaf + "]}"
+    if len(scanner.scan(built, 100, 1)) > 3:  # built: as json.loads and the builders build it
+        assert_same_tree(built)

@@ -45,6 +45,7 @@ cdef class Scan:
     cdef int read_p(self, Py_ssize_t d) except -1
     cdef int stop(self, str why) except -1
     cdef int node(self) except -1
+    cdef int quick_leaf(self, Py_ssize_t d) except -1  # a state, as node()
     cdef int open_mapping(self, long long kind, Py_ssize_t d) except -1
     cdef int element(self) except -1
     cdef int key(self) except -1

@@ -30,7 +30,7 @@ if not cython.compiled:  # compiled, scan_kernel.pxd cimports their C types: the
 from .scan_lexer import KEY_NAMES, MAX_NESTING
 from .scan_share import DECIMAL
 
-__all__ = ["Scan", "COMPILED", "NODE_FLAGS", "scan_depth_first"]
+__all__ = ["Scan", "COMPILED", "NODE_FLAGS"]
 
 #: True when this module runs compiled (setup.py's optional Cython extension)
 COMPILED = cython.compiled
@@ -76,13 +76,6 @@ _NESTING = cython.declare(cython.Py_ssize_t, MAX_NESTING)
 #: integer leaves stay below 2**62 (numeric.LIMIT): beyond, fast_build keeps Python ints
 _LIMIT = cython.declare(cython.longlong, 1 << 62)
 _INT32_MAX = cython.declare(cython.longlong, (1 << 31) - 1)
-
-
-def scan_depth_first(data: bytes, max_nodes: int, check: bool) -> dict:
-    """Scan ``data`` (UTF-8): what :mod:`.scan_order` needs (``why`` empty: the whole text was read)."""
-    scan = Scan(data, max_nodes, check)
-    scan.run()
-    return scan.facts()
 
 
 @cython.final
@@ -241,7 +234,7 @@ class Scan:
         if d < 0:
             return _S_BAIL
         if c == 123:  # {
-            return self.open_mapping(_FRAME_OBJ, d)
+            return self.quick_leaf(d) or self.open_mapping(_FRAME_OBJ, d)
         if c == 91:  # [
             self.flags[d] |= _INNER
             if self.push(_FRAME_LIST, d):
@@ -250,6 +243,23 @@ class Scan:
             self.skip_ws()
             return self.stop("an empty list") if self.at(93) else _S_ELEMENT
         return _S_BAIL if self.read_value(d) or self.count_leaf(d) else _S_VALUE_END
+
+    def quick_leaf(self, d: cython.Py_ssize_t):
+        """Most leaves, ``{"value": N}``, read without a frame or the key reader: the next state; 0: a mapping."""
+        pos: cython.Py_ssize_t = self.lex.pos
+        self.lex.start, self.lex.end = pos + 2, pos + 7
+        if self.depth >= _NESTING or pos + 9 > self.lex.length or self.lex.s[pos + 1] != 34 or \
+                self.lex.s[pos + 7] != 34 or self.lex.s[pos + 8] != 58 or not self.lex.same_word(_K_VALUE, False):
+            return _S_NODE
+        self.lex.pos = pos + 9
+        self.skip_ws()
+        if not self.at(110) and not self.read_value(d) and self.at(125):
+            self.lex.pos += 1
+            return _S_BAIL if self.count_leaf(d) else _S_VALUE_END
+        if self.lex.why:  # read_value bailed, as key() would have
+            return _S_BAIL
+        self.lex.pos, self.flags[d], self.leaf[d] = pos, 0, 0  # null, or more keys: read as any mapping
+        return _S_NODE
 
     def open_mapping(self, kind: cython.longlong, d: cython.Py_ssize_t):
         """A mapping opens at pos: its first key."""

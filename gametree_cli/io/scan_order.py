@@ -44,7 +44,7 @@ try:
 except ImportError:  # no Cython where this runs (it is a build tool): the stand-ins
     from ..core._no_cython import cython
 
-from .scan_kernel import NODE_FLAGS, scan_depth_first
+from .scan_kernel import NODE_FLAGS, Scan
 
 __all__ = ["scan", "BUILD", "WHERE", "CHECK", "COMPILED", "DENOMINATOR_REASON"]
 
@@ -98,6 +98,13 @@ def scan(text: str | bytes, max_nodes: int, mode: int = BUILD) -> Any:
     if where < 0:
         return found["why"], found["pos"], found["path"]
     return found["why"], -1, _dfs_path(found["size"], found["root"], where)
+
+
+def scan_depth_first(data: bytes, max_nodes: int, check: bool) -> dict:
+    """Scan ``data`` (UTF-8, :mod:`.scan_kernel`): the depth-first arrays (``why`` empty: all was read)."""
+    scan = Scan(data, max_nodes, check)
+    scan.run()
+    return scan.facts()
 
 
 @cython.cfunc
