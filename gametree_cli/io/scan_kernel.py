@@ -247,19 +247,19 @@ class Scan:
     def quick_leaf(self, d: cython.Py_ssize_t):
         """Most leaves, ``{"value": N}``, read without a frame or the key reader: the next state; 0: a mapping."""
         pos: cython.Py_ssize_t = self.lex.pos
-        self.lex.start, self.lex.end = pos + 2, pos + 7
-        if self.depth >= _NESTING or pos + 9 > self.lex.length or self.lex.s[pos + 1] != 34 or \
-                self.lex.s[pos + 7] != 34 or self.lex.s[pos + 8] != 58 or not self.lex.same_word(_K_VALUE, False):
+        if pos + 9 > self.lex.length or self.lex.s[pos + 2] != 118 or self.lex.s[pos + 1] != 34 or \
+                self.lex.s[pos + 3] != 97 or self.lex.s[pos + 4] != 108 or self.lex.s[pos + 5] != 117 or \
+                self.lex.s[pos + 6] != 101 or self.lex.s[pos + 7] != 34 or self.lex.s[pos + 8] != 58 or \
+                self.depth >= _NESTING:  # not {"value": (or too deep: push bails)
             return _S_NODE
         self.lex.pos = pos + 9
         self.skip_ws()
         if not self.at(110) and not self.read_value(d) and self.at(125):
             self.lex.pos += 1
             return _S_BAIL if self.count_leaf(d) else _S_VALUE_END
-        if self.lex.why:  # read_value bailed, as key() would have
-            return _S_BAIL
-        self.lex.pos, self.flags[d], self.leaf[d] = pos, 0, 0  # null, or more keys: read as any mapping
-        return _S_NODE
+        if not self.lex.why:  # null, or more keys: read as any mapping (else read_value bailed, as key() would)
+            self.lex.pos, self.flags[d], self.leaf[d] = pos, 0, 0
+        return _S_BAIL if self.lex.why else _S_NODE
 
     def open_mapping(self, kind: cython.longlong, d: cython.Py_ssize_t):
         """A mapping opens at pos: its first key."""
