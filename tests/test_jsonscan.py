@@ -112,9 +112,9 @@ def facts(tree) -> dict[str, Any]:
 def _facts(tree, values, numeric) -> dict[str, Any]:
     return {
         "kind": (type(tree.kind).__name__, bytes(tree.kind)),
-        "first": (tree.first.typecode, list(tree.first)),
-        "count": (tree.count.typecode, list(tree.count)),
-        "player": (tree.player.typecode, list(tree.player)),
+        "first": (memoryview(tree.first).format, list(tree.first)),
+        "count": (memoryview(tree.count).format, list(tree.count)),
+        "player": (memoryview(tree.player).format, list(tree.player)),
         "value": values is not None and (type(values).__name__, [typed(v) for v in values]) + (
             (values.data.dtype.str, values.data.tolist(), values.denominator, values.present.tolist())
             if type(values) is LazyValues else ()),

@@ -31,12 +31,12 @@ nodes around it, without the json.loads path.
 from __future__ import annotations
 
 import json
-from array import array
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 from ..core.lazy import lazy_module
 np = lazy_module("numpy")
 
+from ..core.buffers import typed_view
 from ..core.model import Source, Tree
 from ..core.numeric import LazyValues, int64_view, numeric_from_array
 from .document import two_player_header
@@ -105,12 +105,9 @@ def scan_or_decline(text: str | bytes, *, source: Source | None, max_nodes: int)
     if head is None:
         return Declined("a header of more than two players, or a wrong one", -1, ())
     players, total, bounds, title = head
-    count = _int64_array(count_bytes)
-    del count_bytes
-    first = _int64_array(first_bytes)
-    del first_bytes
-    player = array("h")
-    player.frombytes(player_bytes)
+    # the scanner's NumPy memory seen as the Tree's typed columns, not copied (core/buffers.typed_view)
+    count, first, player = typed_view(count_bytes, "q"), typed_view(first_bytes, "q"), typed_view(player_bytes, "h")
+    del count_bytes, first_bytes, player_bytes
     leaf = np.frombuffer(leaf_bytes, dtype=np.float64 if is_float else np.int64)
     present = int64_view(count) == 0
     if bounds is not None:
@@ -121,10 +118,10 @@ def scan_or_decline(text: str | bytes, *, source: Source | None, max_nodes: int)
             return Declined("a leaf outside the bounds", -1, _path(count, first, int(outside[0])))
     tree = Tree(
         kind=kind,
-        first=first,
-        count=count,
+        first=first,  # type: ignore[arg-type]  # (Tree: any int64 sequence; see buffers.typed_view)
+        count=count,  # type: ignore[arg-type]
         value=LazyValues(leaf, 1, present),  # type: ignore[arg-type]
-        player=player,
+        player=player,  # type: ignore[arg-type]
         prob=prob,
         evals=evals,
         moves=moves,
@@ -142,7 +139,7 @@ def scan_or_decline(text: str | bytes, *, source: Source | None, max_nodes: int)
     return tree
 
 
-def _path(count: array, first: array, node: int) -> tuple[int, ...]:
+def _path(count: Sequence[int], first: Sequence[int], node: int) -> tuple[int, ...]:
     """Child positions from the root to breadth-first ``node``: its parent is the inner
     node whose children start last at or before it."""
     inner = np.flatnonzero(int64_view(count) > 0)
@@ -153,9 +150,3 @@ def _path(count: array, first: array, node: int) -> tuple[int, ...]:
         steps.append(node - first[parent])
         node = parent
     return tuple(reversed(steps))
-
-
-def _int64_array(data: bytearray) -> array:
-    result = array("q")
-    result.frombytes(data)
-    return result

@@ -21,7 +21,6 @@ cdef class Scan:
     cdef Py_ssize_t top_object  # 1 when the text is a mapping (node 0 may be a header, not a node)
     cdef Py_ssize_t root
     cdef dict arrays  # the NumPy arrays behind the views below
-    cdef int[::1] kids
     cdef int[::1] size  # nodes in the subtree
     cdef unsigned short[::1] flags
     cdef long long[::1] leaf  # an int64, or a double's bits (flag float)
@@ -46,6 +45,7 @@ cdef class Scan:
     cdef int read_p(self, Py_ssize_t d) except -1
     cdef int stop(self, str why) except -1
     cdef int node(self) except -1
+    cdef int quick_leaf(self, Py_ssize_t d) except -1  # a state, as node()
     cdef int open_mapping(self, long long kind, Py_ssize_t d) except -1
     cdef int element(self) except -1
     cdef int key(self) except -1

@@ -4,7 +4,7 @@
 Why: ``json.loads`` makes a dict per node (~260 bytes) that the builders
 read once and throw away (:mod:`.jsonscan`). :class:`Scan` reads the UTF-8
 text once, with an explicit stack (depth is bounded by memory only), into
-per-node arrays (children, subtree size, flags, leaf value, p): no Python
+per-node arrays (subtree size, flags, leaf value, p): no Python
 object per node, only per move label and eval. :mod:`.scan_order` numbers
 the nodes breadth-first (its docstring has the API). On anything it is not
 sure of it *bails*: ``why`` says why, ``pos`` and the open lists on the
@@ -30,7 +30,7 @@ if not cython.compiled:  # compiled, scan_kernel.pxd cimports their C types: the
 from .scan_lexer import KEY_NAMES, MAX_NESTING
 from .scan_share import DECIMAL
 
-__all__ = ["Scan", "COMPILED", "NODE_FLAGS", "scan_depth_first"]
+__all__ = ["Scan", "COMPILED", "NODE_FLAGS"]
 
 #: True when this module runs compiled (setup.py's optional Cython extension)
 COMPILED = cython.compiled
@@ -78,13 +78,6 @@ _LIMIT = cython.declare(cython.longlong, 1 << 62)
 _INT32_MAX = cython.declare(cython.longlong, (1 << 31) - 1)
 
 
-def scan_depth_first(data: bytes, max_nodes: int, check: bool) -> dict:
-    """Scan ``data`` (UTF-8): what :mod:`.scan_order` needs (``why`` empty: the whole text was read)."""
-    scan = Scan(data, max_nodes, check)
-    scan.run()
-    return scan.facts()
-
-
 @cython.final
 @cython.cclass
 class Scan:
@@ -124,14 +117,14 @@ class Scan:
         is written before it is read (p's only where the flags say)."""
         if self.n == self.cap:
             self.cap = min(2 * self.cap if self.cap else max(1 << 16, self.lex.length // 16), self.limit + 2)
-        for name, dtype in (("kids", np.int32), ("size", np.int32), ("flags", np.uint16), ("leaf", np.int64)):
+        for name, dtype in (("size", np.int32), ("flags", np.uint16), ("leaf", np.int64)):
             if len(self.arrays.get(name, ())) != self.cap:
                 grown = np.empty(self.cap, dtype=dtype)
                 if name in self.arrays:
                     grown[: self.n] = self.arrays[name][: self.n]
                 self.arrays[name] = grown
         # through memoryviews: uncompiled, their items are Python ints and floats, as compiled
-        self.kids, self.size, self.flags = (memoryview(self.arrays[name]) for name in ("kids", "size", "flags"))
+        self.size, self.flags = memoryview(self.arrays["size"]), memoryview(self.arrays["flags"])
         self.leaf, self.leaf_float = memoryview(self.arrays["leaf"]), memoryview(self.arrays["leaf"].view(np.float64))
         return self.shares.grow(self.cap, self.n) if self.any_p else 0
 
@@ -148,7 +141,7 @@ class Scan:
             self.grow()
         d: cython.Py_ssize_t = self.n
         self.n += 1
-        self.kids[d], self.size[d], self.flags[d], self.leaf[d] = 0, 1, 0, 0
+        self.size[d], self.flags[d], self.leaf[d] = 1, 0, 0
         return d
 
     def push(self, kind: cython.longlong, d: cython.Py_ssize_t):
@@ -241,7 +234,7 @@ class Scan:
         if d < 0:
             return _S_BAIL
         if c == 123:  # {
-            return self.open_mapping(_FRAME_OBJ, d)
+            return self.quick_leaf(d) or self.open_mapping(_FRAME_OBJ, d)
         if c == 91:  # [
             self.flags[d] |= _INNER
             if self.push(_FRAME_LIST, d):
@@ -250,6 +243,23 @@ class Scan:
             self.skip_ws()
             return self.stop("an empty list") if self.at(93) else _S_ELEMENT
         return _S_BAIL if self.read_value(d) or self.count_leaf(d) else _S_VALUE_END
+
+    def quick_leaf(self, d: cython.Py_ssize_t):
+        """Most leaves, ``{"value": N}``, read without a frame or the key reader: the next state; 0: a mapping."""
+        pos: cython.Py_ssize_t = self.lex.pos
+        if pos + 9 > self.lex.length or self.lex.s[pos + 2] != 118 or self.lex.s[pos + 1] != 34 or \
+                self.lex.s[pos + 3] != 97 or self.lex.s[pos + 4] != 108 or self.lex.s[pos + 5] != 117 or \
+                self.lex.s[pos + 6] != 101 or self.lex.s[pos + 7] != 34 or self.lex.s[pos + 8] != 58 or \
+                self.depth >= _NESTING:  # not {"value": (or too deep: push bails)
+            return _S_NODE
+        self.lex.pos = pos + 9
+        self.skip_ws()
+        if not self.at(110) and not self.read_value(d) and self.at(125):
+            self.lex.pos += 1
+            return _S_BAIL if self.count_leaf(d) else _S_VALUE_END
+        if not self.lex.why:  # null, or more keys: read as any mapping (else read_value bailed, as key() would)
+            self.lex.pos, self.flags[d], self.leaf[d] = pos, 0, 0
+        return _S_BAIL if self.lex.why else _S_NODE
 
     def open_mapping(self, kind: cython.longlong, d: cython.Py_ssize_t):
         """A mapping opens at pos: its first key."""
@@ -350,9 +360,8 @@ class Scan:
                 return self.stop("expected ',' or ']'")
             else:
                 self.lex.pos += 1
-                d: cython.Py_ssize_t = self.stack[top + 2]
-                self.kids[d] = self.stack[top + 3]
-                if frame == _FRAME_LIST:
+                if frame == _FRAME_LIST:  # (a node's children are counted from the sizes: scan_order)
+                    d: cython.Py_ssize_t = self.stack[top + 2]
                     self.size[d] = self.n - d
             self.depth -= 1
 

@@ -6,10 +6,10 @@ bytes) of a plain two-player tree file (:mod:`.scan_kernel`) and returns
 either why it *bailed* (a str: the caller runs the json.loads path) or::
 
     kind     bytearray[n]     LEAF/MAX/MIN/CHANCE per node (model.py's codes)
-    count    bytearray[8n]    int64 children per node
-    first    bytearray[8n]    int64 first child (0 for leaves)
-    player   bytearray[2n]    int16 0 (MAX), 1 (MIN), -1 (leaves, chance)
-    leaf     bytearray[8n]    int64 or float64 leaf values (0 at inner nodes)
+    count    memoryview[n]    int64 children per node (the rest: memoryviews of NumPy arrays)
+    first    memoryview[n]    int64 first child (0 for leaves)
+    player   memoryview[n]    int16 0 (MAX), 1 (MIN), -1 (leaves, chance)
+    leaf     memoryview[n]    int64 or float64's bits: leaf values (0 at inner nodes)
     is_float bool             the leaves are decimals
     prob     list[n] | None   edge probabilities (None under non-chance parents): int, Fraction,
                               or the float of a decimal written, one object per distinct share
@@ -44,7 +44,7 @@ try:
 except ImportError:  # no Cython where this runs (it is a build tool): the stand-ins
     from ..core._no_cython import cython
 
-from .scan_kernel import NODE_FLAGS, scan_depth_first
+from .scan_kernel import NODE_FLAGS, Scan
 
 __all__ = ["scan", "BUILD", "WHERE", "CHECK", "COMPILED", "DENOMINATOR_REASON"]
 
@@ -86,7 +86,7 @@ def scan(text: str | bytes, max_nodes: int, mode: int = BUILD) -> Any:
         if mode == CHECK and not found["any_p"]:  # checked: numbering the nodes would find nothing more
             return None
         none = np.zeros(1, dtype=np.int64)
-        views = [memoryview(found.get(name, none)) for name in ("kids", "size", "flags", "leaf", "pnum", "pden")]
+        views = [memoryview(found.get(name, none)) for name in ("size", "flags", "leaf", "pnum", "pden")]
         result = _number(*views, found["n"], found["root"], found["evals"], found["moves"], found["any_float"],
                          found["header"])
         del views
@@ -98,6 +98,13 @@ def scan(text: str | bytes, max_nodes: int, mode: int = BUILD) -> Any:
     if where < 0:
         return found["why"], found["pos"], found["path"]
     return found["why"], -1, _dfs_path(found["size"], found["root"], where)
+
+
+def scan_depth_first(data: bytes, max_nodes: int, check: bool) -> dict:
+    """Scan ``data`` (UTF-8, :mod:`.scan_kernel`): the depth-first arrays (``why`` empty: all was read)."""
+    scan = Scan(data, max_nodes, check)
+    scan.run()
+    return scan.facts()
 
 
 @cython.cfunc
@@ -113,66 +120,74 @@ def _resolve(f: cython.ushort, inherited: cython.int) -> cython.int:
 
 
 @cython.locals(n=cython.Py_ssize_t, b=cython.Py_ssize_t, tail=cython.Py_ssize_t, u=cython.Py_ssize_t,
-               c=cython.Py_ssize_t, i=cython.Py_ssize_t, k=cython.Py_ssize_t, f=cython.ushort, kd=cython.int,
-               below=cython.int)
-def _number(kids: cython.const[cython.int][::1], size: cython.const[cython.int][::1],
-            flags: cython.const[cython.ushort][::1], leaf: cython.const[cython.longlong][::1],
-            pnum: cython.const[cython.longlong][::1], pden: cython.const[cython.longlong][::1],
-            n_all: cython.Py_ssize_t, root: cython.Py_ssize_t, evals: dict, moves: dict, any_float: bool,
-            header: dict) -> tuple:
-    """Number the nodes breadth-first: the results, or (why, the depth-first node it is about)."""
+               c=cython.Py_ssize_t, end=cython.Py_ssize_t, i=cython.Py_ssize_t, k=cython.Py_ssize_t,
+               f=cython.ushort, kd=cython.int, below=cython.int)
+def _number(size: cython.const[cython.int][::1], flags: cython.const[cython.ushort][::1],
+            leaf: cython.const[cython.longlong][::1], pnum: cython.const[cython.longlong][::1],
+            pden: cython.const[cython.longlong][::1], n_all: cython.Py_ssize_t, root: cython.Py_ssize_t,
+            evals: dict, moves: dict, any_float: bool, header: dict) -> tuple:
+    """Number the nodes breadth-first: the results, or (why, the depth-first node it is about).
+
+    A node's children are found from the subtree sizes alone (the first at u + 1, each next one past
+    the one before, up to u + size[u]). Until node b is numbered, first[b] holds its depth-first
+    number and player[b] the decision kind above it, which its parent wrote there: no arrays of
+    their own (fresh memory costs more than the writes here: docs/performance.md)."""
     n = n_all - root
-    kind_b, count_b, first_b, player_b, leaf_b = bytearray(n), bytearray(8 * n), bytearray(8 * n), \
-        bytearray(2 * n), bytearray(8 * n)
+    # np.empty, not bytearray: every slot is written below, and NumPy gets 2 MB pages where a bytearray
+    # gets zero-filled 4 kB ones (~2 us a page fault: docs/performance.md); kind stays a bytearray (Tree's)
+    kind_b = bytearray(n)
+    count_a, first_a, player_a, leaf_a = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int16), \
+        np.empty(n, np.int64)
     # memoryviews: uncompiled, their items are Python ints and floats, as compiled
     kind: cython.uchar[::1] = memoryview(kind_b)
-    count: cython.longlong[::1] = memoryview(count_b).cast("q")
-    first: cython.longlong[::1] = memoryview(first_b).cast("q")
-    player: cython.short[::1] = memoryview(player_b).cast("h")
-    leaf_out: cython.longlong[::1] = memoryview(leaf_b).cast("q")
-    order: cython.int[::1] = memoryview(np.empty(n, dtype=np.int32))  # the depth-first number of each node
-    inherit: cython.uchar[::1] = memoryview(np.empty(n, dtype=np.uint8))  # the decision kind above it
+    count: cython.longlong[::1] = memoryview(count_a)
+    first: cython.longlong[::1] = memoryview(first_a)
+    player: cython.short[::1] = memoryview(player_a)
+    leaf_out: cython.longlong[::1] = memoryview(leaf_a)
     shares = _Shares(n)
     evals_out: dict = {}
     moves_out: dict = {}
     if flags[root] & _HAS_P:
         return "p on the root", root
-    order[0], inherit[0], kind[0] = root, 0, _resolve(flags[root], 0)
+    first[0], player[0], kind[0] = root, 0, _resolve(flags[root], 0)
     tail = 1
     for b in range(n):
         if b >= tail:
             return "internal: sizes disagree", -1
-        u = order[b]
-        f, k, kd = flags[u], kids[u], kind[b]
-        count[b], first[b] = k, tail if k else 0
+        u, kd = first[b], kind[b]
+        f, below = flags[u], player[b]
         player[b] = 0 if kd == _MAX else 1 if kd == _MIN else -1
-        leaf_out[b] = 0 if k else leaf[u]
         if f & _MOVE:
             moves_out[b] = moves[u]
-        if f & _EVAL and k:
-            evals_out[b] = evals[u]
-        if not k:
+        if size[u] == 1:  # a leaf
+            count[b], first[b], leaf_out[b] = 0, 0, leaf[u]
             continue
-        if tail + k > n:
+        leaf_out[b] = 0
+        if f & _EVAL:
+            evals_out[b] = evals[u]
+        below = kd if kd == _MAX or kd == _MIN else below
+        c, end, i = u + 1, u + size[u], tail
+        if end > n_all:
             return "internal: sizes disagree", -1
-        below = kd if kd == _MAX or kd == _MIN else inherit[b]
-        c = u + 1
-        for i in range(tail, tail + k):
-            if c >= n_all:
+        while c < end:
+            if i >= n:
                 return "internal: sizes disagree", -1
             if flags[c] & _HAS_P and kd != _CHANCE:
                 return "p under a node that is not a chance node", c
-            order[i], kind[i], inherit[i] = c, _resolve(flags[c], below), below
+            first[i], kind[i], player[i] = c, _resolve(flags[c], below), below
             c += size[c]
+            i += 1
+        k = i - tail
+        count[b], first[b] = k, tail
         if kd == _CHANCE:
-            why = shares.chance(order, tail, k, flags, pnum, pden)
+            why = shares.chance(first, tail, k, flags, pnum, pden)
             if why:
                 return why, u
         tail += k
     if tail != n:
         return "internal: sizes disagree", -1
-    return (kind_b, count_b, first_b, player_b, leaf_b, any_float, shares.prob, shares.exact_numerators(),
-            evals_out, moves_out, header)
+    return (kind_b, memoryview(count_a), memoryview(first_a), memoryview(player_a), memoryview(leaf_a), any_float,
+            shares.prob, shares.exact_numerators(), evals_out, moves_out, header)
 
 
 @cython.cfunc
@@ -267,11 +282,12 @@ class _Shares:
     @cython.cfunc  # a C call per chance node: as a Python method, each call acquired its four memoryviews anew
     @cython.locals(i=cython.Py_ssize_t, o=cython.Py_ssize_t, given=cython.Py_ssize_t, decimals=cython.Py_ssize_t,
                    whole=cython.ulonglong, step=cython.ulonglong, total=cython.ulonglong, off=cython.ulonglong)
-    def chance(self, order: cython.const[cython.int][::1], at: cython.Py_ssize_t, k: cython.Py_ssize_t,
+    def chance(self, order: cython.const[cython.longlong][::1], at: cython.Py_ssize_t, k: cython.Py_ssize_t,
                flags: cython.const[cython.ushort][::1], pnum: cython.const[cython.longlong][::1],
                pden: cython.const[cython.longlong][::1]) -> str:
         """The probabilities of one chance node's k children (breadth-first at..at+k, depth-first
-        order[...]): checked as the builders check them, in integers; why they are refused, or ''."""
+        order[...]: _number's first column, before they are numbered): checked as the builders check
+        them, in integers; why they are refused, or ''."""
         if self.prob is None:
             self.start()
         given = decimals = 0
