@@ -157,28 +157,31 @@ def _levels(numeric: Numeric, kind: np.ndarray, count: np.ndarray, levels: list[
         tick("solve", last - level, last + 1)
         start, end = levels[level]
         block_count = count[start:end]
-        inner = np.flatnonzero(block_count)
-        inner += start
+        whole = bool(block_count.all())  # every node of the level has children: views, not copies
+        inner = None if whole else np.flatnonzero(block_count) + start  # (a whole level's: only if asked below)
         here = below
-        if len(inner):
+        if whole or len(inner):  # type: ignore[arg-type]
             child_start, child_end = levels[level + 1]
             children = values[child_start:child_end]
-            whole = len(inner) == end - start  # every node of the level has children: views, not copies
             sizes = block_count if whole else count[inner]
             offsets = np.cumsum(sizes)
             offsets -= sizes
             inner_kind = kind[start:end] if whole else kind[inner]
             averaged = inner_kind == CHANCE
+            if inner is None and (decimal is not None or averaged.any()):
+                inner = np.arange(start, end)  # the nodes the chance and decimal steps index
             is_max = inner_kind == MAX
             is_min = (inner_kind == MIN) & ~averaged
             # (temporaries in place, and a level of one kind without masks: each is fresh memory in
-            # a run that freed none before, a .gtb's; docs/performance.md, issue 14.3)
+            # a run that freed none before, a .gtb's; docs/performance.md, issue 14.3). A whole level
+            # of one kind is reduced straight into its place in ``values``.
+            target = values[start:end] if whole else None
             if is_max.all():
-                result = np.maximum.reduceat(children, offsets)
+                result = np.maximum.reduceat(children, offsets, out=target)
             elif is_min.all():
-                result = np.minimum.reduceat(children, offsets)
+                result = np.minimum.reduceat(children, offsets, out=target)
             else:
-                result = np.empty(len(inner), dtype=values.dtype)
+                result = np.empty(len(inner_kind), dtype=values.dtype)
                 if is_max.any():
                     result[is_max] = np.maximum.reduceat(children, offsets)[is_max]
                 if is_min.any():
@@ -206,7 +209,8 @@ def _levels(numeric: Numeric, kind: np.ndarray, count: np.ndarray, levels: list[
                     decimal[inner[averaged]] = np.logical_or.reduceat(child_decimal, offsets)[averaged]
                 here = below * scale
             if whole:
-                values[start:end] = result
+                if result is not target:
+                    values[start:end] = result
             else:
                 values[inner] = result
         if exact and here != denominator:
