@@ -22,13 +22,15 @@ from gametree_cli.search.sweep import sweep
 from . import oracles
 
 
-def _uniform(rng: random.Random, depth: int, kinds: tuple[str, ...], leaf: Any) -> dict[str, Any]:
-    """A tree of branching 2-3 whose leaves are all at ``depth`` (every upper level whole), kinds at random."""
+def _uniform(rng: random.Random, depth: int, kinds: tuple[str, ...], leaf: Any,
+             widths: tuple[int, ...] = (2, 3)) -> dict[str, Any]:
+    """A tree whose leaves are all at ``depth`` (every upper level whole), each node's branching one of
+    ``widths`` (one width: every level uniform), kinds at random."""
     def node(level: int) -> dict[str, Any]:
         if level == depth:
             return {"value": leaf(rng)}
         kind = rng.choice(kinds)
-        children = [node(level + 1) for _ in range(rng.randint(2, 3))]
+        children = [node(level + 1) for _ in range(rng.choice(widths))]
         if kind == "chance":
             shares = [rng.randint(1, 4) for _ in children]
             for child, share in zip(children, shares):
@@ -60,3 +62,20 @@ def test_whole_levels_sweep_to_the_oracles_values(seed: int, kinds: tuple[str, .
     expected = oracles.expectiminimax(document).values
     got = {tree.node_id(node): value for node, value in enumerate(record.values) if value is not None}
     assert got == expected
+
+
+@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("width", [1, 2, 4, 32, 33])
+def test_uniform_levels_of_one_kind_sweep_to_the_oracles_values(seed: int, width: int) -> None:
+    """Every node of a level with as many children: integer and fraction levels of one kind are
+    reduced column by column (up to 32 children), decimal ones and wider ones by ``reduceat``."""
+    rng = random.Random(seed)
+    leaf = list(_LEAVES)[seed % 3]
+    kinds = [("max",), ("min",), ("max", "min")][seed % 3 if width < 32 else 0]
+    depth = {1: 6, 2: 6, 4: 4, 32: 2, 33: 2}[width]
+    document = _uniform(rng, depth, kinds, _LEAVES[leaf], (width,))
+    tree = parse_tree(json.dumps(document))
+    record = sweep(tree, min_width=0)
+    assert record is not None
+    got = {tree.node_id(node): value for node, value in enumerate(record.values) if value is not None}
+    assert got == oracles.minimax(document).values

@@ -164,8 +164,6 @@ def _levels(numeric: Numeric, kind: np.ndarray, count: np.ndarray, levels: list[
             child_start, child_end = levels[level + 1]
             children = values[child_start:child_end]
             sizes = block_count if whole else count[inner]
-            offsets = np.cumsum(sizes)
-            offsets -= sizes
             inner_kind = kind[start:end] if whole else kind[inner]
             averaged = inner_kind == CHANCE
             if inner is None and (decimal is not None or averaged.any()):
@@ -176,11 +174,16 @@ def _levels(numeric: Numeric, kind: np.ndarray, count: np.ndarray, levels: list[
             # a run that freed none before, a .gtb's; docs/performance.md, issue 14.3). A whole level
             # of one kind is reduced straight into its place in ``values``.
             target = values[start:end] if whole else None
-            if is_max.all():
-                result = np.maximum.reduceat(children, offsets, out=target)
-            elif is_min.all():
-                result = np.minimum.reduceat(children, offsets, out=target)
+            pick = np.maximum if is_max.all() else np.minimum if is_min.all() else None
+            width = _uniform_width(sizes) if pick is not None and whole and exact and decimal is None else 0
+            offsets = None if width else np.cumsum(sizes)
+            if width:
+                result = _reduce_columns(pick, children, width, target)  # type: ignore[arg-type]
+            elif pick is not None:
+                offsets -= sizes
+                result = pick.reduceat(children, offsets, out=target)
             else:
+                offsets -= sizes
                 result = np.empty(len(inner_kind), dtype=values.dtype)
                 if is_max.any():
                     result[is_max] = np.maximum.reduceat(children, offsets)[is_max]
@@ -226,6 +229,28 @@ def _levels(numeric: Numeric, kind: np.ndarray, count: np.ndarray, levels: list[
         if decimal is not None and level and not exactly_decimal(values[start:end][decimal[start:end]], here):
             return level_denominators, level - 1  # decimals a float no longer holds: the parents in Python
     return level_denominators, None
+
+
+#: the widest uniform level reduced column by column (:func:`_reduce_columns`: a NumPy call per child position)
+_COLUMNS_UP_TO = 32
+
+
+def _uniform_width(sizes: np.ndarray) -> int:
+    """The number of children every node of a level has, when they all have as many, and at most
+    :data:`_COLUMNS_UP_TO`; else 0."""
+    width = int(sizes[0])
+    return width if width <= _COLUMNS_UP_TO and int(sizes.min()) == width == int(sizes.max()) else 0
+
+
+def _reduce_columns(pick: np.ufunc, children: np.ndarray, width: int, out: np.ndarray) -> np.ndarray:
+    """Max (or min: ``pick``) of every ``width`` consecutive integers of ``children`` into ``out``:
+    ``width - 1`` element-wise steps over strided columns, ~7x faster than ``reduceat`` here and without
+    its offsets (an int64 a node of fresh memory). Integers only: the order of the steps cannot matter."""
+    grid = children.reshape(-1, width)
+    np.copyto(out, grid[:, 0])
+    for position in range(1, width):
+        pick(out, grid[:, position], out=out)
+    return out
 
 
 def _column(levels: list[tuple[int, int]], values: np.ndarray, level_denominators: list[int],
