@@ -2,7 +2,7 @@
 
 Why: fresh memory is most of a big ``.gtb`` read (the kernel zeroes every page
 first touched), so ``io/binary.py`` reads the file and cuts the Tree's columns
-from blocks that start on a 2 MB page (``_aligned``) and keeps the running sums
+from blocks that start on a 2 MB page (``core/buffers.aligned``) and keeps the running sums
 in int32 below 2^31 nodes (docs/performance.md, issue 14, target 3b). These
 tests hold the big-tree layout to the text reader, and the int32 sums to a
 sum check that cannot wrap.
@@ -17,24 +17,29 @@ import numpy as np
 import pytest
 
 from gametree_cli import GameTreeError
-from gametree_cli.io.binary import _HUGE, _aligned, binary_tree
+from gametree_cli.core.buffers import HUGE_PAGE as _HUGE, aligned
+from gametree_cli.io.binary import binary_tree
 from gametree_cli.io.binary_encode import _pack, encode_binary
 from gametree_cli.io.loader import parse_tree
 from gametree_cli.search.registry import solve
 from gametree_cli.views.annotated import render_result
 
 
-@pytest.mark.parametrize("make", [np.zeros, np.empty], ids=["zeros", "empty"])
-@pytest.mark.parametrize("size", [0, 1, 4095, 2 * _HUGE - 1, 2 * _HUGE, 2 * _HUGE + 1, 5 * _HUGE + 12345])
-def test_aligned_blocks_start_on_a_big_page_with_whole_pages_after(make: object, size: int) -> None:
-    block = _aligned(size, make)
-    assert block.dtype == np.uint8 and block.shape == (size,) and block.flags.c_contiguous
-    if make is np.zeros:
-        assert not block.any()
+@pytest.mark.parametrize("zeros", [True, False], ids=["zeros", "empty"])
+@pytest.mark.parametrize("dtype", ["uint8", "int32", "int64"])
+@pytest.mark.parametrize("length", [0, 1, 4095, 2 * _HUGE // 8 - 1, 2 * _HUGE // 8, 2 * _HUGE + 1, 5 * _HUGE + 12345])
+def test_aligned_arrays_start_on_a_big_page_with_whole_pages_after(zeros: bool, dtype: str, length: int) -> None:
+    array = aligned(length, dtype, zeros=zeros)
+    size = length * np.dtype(dtype).itemsize
+    assert array.dtype == np.dtype(dtype) and array.shape == (length,) and array.flags.c_contiguous
+    if zeros:
+        assert not array.any()
     if size >= 2 * _HUGE:  # NumPy's own threshold for big pages: below it, a plain array
-        owner = block.base
-        assert block.ctypes.data % _HUGE == 0
-        room = owner.ctypes.data + owner.nbytes - block.ctypes.data  # whole 2 MB pages fit before its end
+        owner = array
+        while isinstance(owner.base, np.ndarray):
+            owner = owner.base
+        assert array.ctypes.data % _HUGE == 0
+        room = owner.ctypes.data + owner.nbytes - array.ctypes.data  # whole 2 MB pages fit before its end
         assert room >= -(-size // _HUGE) * _HUGE
 
 

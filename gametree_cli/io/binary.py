@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..core.buffers import typed_view
+from ..core.buffers import aligned, typed_view
 from ..core.errors import TreeFormatError
 from .files import read_input_into
 from ..core.model import CHANCE, LEAF, PLAYER, Source, Tree
@@ -68,7 +68,7 @@ def read_binary(path: Path | str, name: str) -> Tree:
 
 def _byte_buffer(size: int) -> np.ndarray:
     """The buffer a ``.gtb`` file is read into: NumPy's (2 MB pages for a big file; files.read_input_into)."""
-    return _aligned(size, np.empty)
+    return aligned(size)
 
 
 def binary_tree(data: bytes | np.ndarray, name: str) -> Tree:
@@ -161,7 +161,7 @@ class _Columns:
         words = 3 * n + 2  # count, first, values (int64 or float64) and two spare slots
         sums = np.dtype(np.int32 if n < (1 << 31) else np.int64)
         size = sums.itemsize * (n + 1)
-        block = _aligned(8 * words + size + 3 * n)
+        block = aligned(8 * words + size + 3 * n, zeros=True)
         wide = block[: 8 * words].view(np.int64)
         self.count, self.first, self.values = wide[:n], wide[n : 2 * n], wide[2 * n : 3 * n]
         self.spare = wide[2 * n :]  # the values and two free slots after them (Numeric.spare)
@@ -169,23 +169,6 @@ class _Columns:
         narrow = block[8 * words + size :]
         self.player = narrow[: 2 * n].view(np.int16)
         self.scratch, self.leaves = narrow[:n].view(np.bool_), narrow[2 * n :].view(np.bool_)
-
-
-#: the size of the kernel's big pages (x86-64, arm64 with 4 kB pages)
-_HUGE = 2 << 20
-
-
-def _aligned(size: int, make: Any = np.zeros) -> np.ndarray:
-    """``size`` bytes (``make``: ``np.zeros`` or ``np.empty``) from a 2 MB boundary, with room for
-    whole 2 MB pages to their end: every page can be a big one, where an allocation's first and last
-    2 MB got ~500 4 kB pages (~2 µs a fault here); the pages outside it are never touched, so they
-    cost nothing."""
-    if size < 2 * _HUGE:  # (NumPy asks for big pages from 4 MB on)
-        return make(size, dtype=np.uint8)  # type: ignore[no-any-return]
-    whole = -(-size // _HUGE) * _HUGE
-    block = make(whole + _HUGE, dtype=np.uint8)
-    start = -block.ctypes.data % _HUGE
-    return block[start : start + size]
 
 
 class _Reader:

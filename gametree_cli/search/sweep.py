@@ -39,6 +39,7 @@ np = lazy_module("numpy")
 from ..core.model import CHANCE, MAX, MIN, Tree
 from ..core.numbers import Value
 from ..core.numeric import LIMIT as _LIMIT
+from ..core.buffers import aligned
 from ..core.columns import Column
 from ..core.numeric import Numeric, _scaled, int64_view, numeric_values
 from ..core.progress import tick
@@ -109,7 +110,8 @@ def sweep(
         leaf, denominator, decimal = merged
     stats = Stats(nodes_visited=levels[-1][1],
                   leaves_evaluated=int(np.count_nonzero(count[: levels[-1][1]] == 0)) + len(horizon))
-    values = leaf.copy()
+    values = aligned(len(leaf), leaf.dtype)  # (every entry written: from a big page, core/buffers.py)
+    np.copyto(values, leaf)
     level_denominators, python_from = _levels(numeric, kind, count, levels, values, denominator, decimal)
     present = None
     if levels[-1][1] < len(values):
