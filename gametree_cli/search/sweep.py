@@ -172,25 +172,8 @@ def _levels(numeric: Numeric, kind: np.ndarray, count: np.ndarray, levels: list[
                 inner = np.arange(start, end)  # the nodes the chance and decimal steps index
             is_max = inner_kind == MAX
             is_min = (inner_kind == MIN) & ~averaged
-            # (temporaries in place, and a level of one kind without masks: each is fresh memory in
-            # a run that freed none before, a .gtb's; docs/performance.md, issue 14.3). A whole level
-            # of one kind is reduced straight into its place in ``values``.
-            target = values[start:end] if whole else None
-            pick = np.maximum if is_max.all() else np.minimum if is_min.all() else None
-            width = _uniform_width(sizes) if pick is not None and whole and exact and decimal is None else 0
-            offsets = None if width else np.cumsum(sizes)
-            if width:
-                result = _reduce_columns(pick, children, width, target)  # type: ignore[arg-type]
-            elif pick is not None:
-                offsets -= sizes
-                result = pick.reduceat(children, offsets, out=target)
-            else:
-                offsets -= sizes
-                result = np.empty(len(inner_kind), dtype=values.dtype)
-                if is_max.any():
-                    result[is_max] = np.maximum.reduceat(children, offsets)[is_max]
-                if is_min.any():
-                    result[is_min] = np.minimum.reduceat(children, offsets)[is_min]
+            target = values[start:end] if whole else None  # a level of one kind is reduced into its place
+            result, offsets = _max_min(children, sizes, is_max, is_min, target, exact and decimal is None)
             if decimal is not None and (is_max | is_min).any():
                 child_decimal = decimal[child_start:child_end]
                 decide = is_max | is_min
@@ -231,6 +214,30 @@ def _levels(numeric: Numeric, kind: np.ndarray, count: np.ndarray, levels: list[
         if decimal is not None and level and not exactly_decimal(values[start:end][decimal[start:end]], here):
             return level_denominators, level - 1  # decimals a float no longer holds: the parents in Python
     return level_denominators, None
+
+
+def _max_min(children: np.ndarray, sizes: np.ndarray, is_max: np.ndarray, is_min: np.ndarray,
+             target: np.ndarray | None, columns: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """A level's max and min nodes reduced over their ``children`` (``sizes`` each), into ``target`` (a
+    whole level's slice of the values) when the level is of one kind, and the offsets of the children
+    (None when not made: a uniform level reduced by :func:`_reduce_columns`, which ``columns`` allows).
+
+    Temporaries in place, and a level of one kind without masks: each is fresh memory in a run that
+    freed none before, a .gtb's (docs/performance.md, issue 14.3 and target 3b)."""
+    pick = np.maximum if is_max.all() else np.minimum if is_min.all() else None
+    width = _uniform_width(sizes) if pick is not None and target is not None and columns else 0
+    if width:
+        return _reduce_columns(pick, children, width, target), None  # type: ignore[arg-type]
+    offsets = np.cumsum(sizes)
+    offsets -= sizes
+    if pick is not None:
+        return pick.reduceat(children, offsets, out=target), offsets
+    result = np.empty(len(is_max), dtype=children.dtype)
+    if is_max.any():
+        result[is_max] = np.maximum.reduceat(children, offsets)[is_max]
+    if is_min.any():
+        result[is_min] = np.minimum.reduceat(children, offsets)[is_min]
+    return result, offsets
 
 
 #: the widest uniform level reduced column by column (:func:`_reduce_columns`: a NumPy call per child position)
