@@ -198,3 +198,18 @@ def test_random_labels_agree(monkeypatch, capsys) -> None:
 def test_trace_then_tree_keeps_its_blank_line(monkeypatch, capsys) -> None:
     view = Drawing(Line("x"))
     assert both(view, monkeypatch, capsys, blank_line_first=True) == ("\nx\n", "\nx\n")
+
+
+def test_one_cell_each_is_its_rule_character_by_character() -> None:
+    """``one_cell_each`` searches for a foreign character with one regular expression; the rule it
+    stands for, read a character at a time, on random strings of Latin, our symbols, controls, tabs,
+    zero-width and wide characters, lone surrogates, and the characters a character class treats apart."""
+    def by_rule(text: str) -> bool:
+        return text.isprintable() and all(char < "\u0300" or char in drawing_module._SYMBOLS for char in text)
+
+    rng = random.Random(14)
+    alphabet = [chr(code) for code in range(0x400)] + sorted(drawing_module._SYMBOLS)
+    alphabet += ["\t", "\n", "\u200b", "中", "\ud800", "\U0001F600", "]", "\\", "^", "-", "\u2500", "│"]
+    for _ in range(20_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8)))
+        assert one_cell_each(text) == by_rule(text), repr(text)

@@ -18,7 +18,7 @@ from . import lazy
 
 np = lazy.lazy_module("numpy")
 
-__all__ = ["is_small", "new_array", "as_numpy", "typed_view", "slot_table", "flagged", "pick"]
+__all__ = ["is_small", "new_array", "as_numpy", "typed_view", "slot_table", "flagged", "pick", "aligned", "HUGE_PAGE"]
 
 #: the array typecodes used, as NumPy dtypes
 _DTYPES = {"q": "int64", "B": "uint8", "i": "int32"}
@@ -36,6 +36,28 @@ def new_array(length: int, typecode: str, nodes: int) -> Any:
     if is_small(nodes):
         return array(typecode, bytes(length * array(typecode).itemsize))
     return np.empty(length, dtype=_DTYPES[typecode])
+
+
+#: the kernel's big pages (x86-64, and arm64 with 4 kB pages), which NumPy asks for from 4 MB on
+HUGE_PAGE = 2 << 20
+
+
+def aligned(length: int, dtype: Any = "uint8", *, zeros: bool = False) -> Any:
+    """``length`` entries of ``dtype`` (NumPy), zeros or not, from a 2 MB boundary with room for whole 2 MB
+    pages to their end, for a big array that will be written throughout.
+
+    Why: NumPy asks for big pages, but an allocation does not start on one, so its first and last
+    2 MB came in ~500 4 kB page faults (~2 µs each here; fresh memory is most of a big ``.gtb`` run:
+    docs/performance.md, issue 14, target 3b). The pages of the allocation outside the array are never
+    touched, so they cost nothing. Under 4 MB, a plain array."""
+    make = np.zeros if zeros else np.empty
+    size = length * np.dtype(dtype).itemsize
+    if size < 2 * HUGE_PAGE:
+        return make(length, dtype=dtype)
+    whole = -(-size // HUGE_PAGE) * HUGE_PAGE
+    block = make(whole + HUGE_PAGE, dtype=np.uint8)
+    start = -block.ctypes.data % HUGE_PAGE
+    return block[start : start + size].view(dtype)
 
 
 def as_numpy(data: Any) -> Any:
@@ -63,7 +85,8 @@ def slot_table(order: Any, nodes: int) -> Any:
         for slot, node in enumerate(order):
             table[node] = slot
         return table
-    table = np.full(nodes, -1, dtype=np.int32 if nodes < (1 << 31) else np.int64)
+    table = aligned(nodes, np.int32 if nodes < (1 << 31) else np.int64)
+    table.fill(-1)
     table[order] = np.arange(len(order), dtype=table.dtype)
     return table
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..core.buffers import typed_view
+from ..core.buffers import aligned, typed_view
 from ..core.errors import TreeFormatError
 from .files import read_input_into
 from ..core.model import CHANCE, LEAF, PLAYER, Source, Tree
@@ -68,7 +68,7 @@ def read_binary(path: Path | str, name: str) -> Tree:
 
 def _byte_buffer(size: int) -> np.ndarray:
     """The buffer a ``.gtb`` file is read into: NumPy's (2 MB pages for a big file; files.read_input_into)."""
-    return np.empty(size, dtype=np.uint8)
+    return aligned(size)
 
 
 def binary_tree(data: bytes | np.ndarray, name: str) -> Tree:
@@ -115,7 +115,7 @@ def _decode(data: bytes | np.ndarray, name: str) -> Tree:
         title=header.get("title"),
         source=Source(name),
     )
-    tree._totals = typed_view(reader.totals, "q")  # type: ignore[assignment]
+    tree._totals = typed_view(reader.totals, "i" if reader.totals.itemsize == 4 else "q")  # type: ignore[assignment]
     check_tree(tree, raw_values, raw_probabilities, header.get("evals", []), header.get("extra", []), reader.damaged)
     if numeric is not None:
         probs = None if prob_numeric is None else prob_numeric[0]
@@ -149,21 +149,26 @@ class _Columns:
     page faults (~2 µs each here) an array, and arrays under 4 MB (``leaves``, the players) got
     4 kB pages throughout. One block pays that once: 11,600 -> ~8,000 page faults, ~5 ms, for a
     1.4-million-node tree (docs/performance.md, issue 14.3). The Tree's columns are views of it, so
-    it lives as long as the Tree, the reader's scratch mask (a byte a node) included.
+    it lives as long as the Tree. Every byte of it is fresh memory the kernel zeroes (a large part of
+    a ``.gtb`` run), so it holds no more than the Tree keeps: the running sums are int32 below 2^31
+    nodes (they never exceed ``n - 1``), and the reader's scratch mask is the players' room, written
+    over when the players are made.
     """
 
     __slots__ = ("count", "totals", "first", "values", "spare", "leaves", "scratch", "player")
 
     def __init__(self, n: int) -> None:
-        words = 4 * n + 3  # count, totals (n + 1), first, values (int64 or float64) and two spare slots
-        block = np.zeros(8 * words + 4 * n, dtype=np.uint8)
+        words = 3 * n + 2  # count, first, values (int64 or float64) and two spare slots
+        sums = np.dtype(np.int32 if n < (1 << 31) else np.int64)
+        size = sums.itemsize * (n + 1)
+        block = aligned(8 * words + size + 3 * n, zeros=True)
         wide = block[: 8 * words].view(np.int64)
-        self.count, self.totals = wide[:n], wide[n : 2 * n + 1]
-        self.first, self.values = wide[2 * n + 1 : 3 * n + 1], wide[3 * n + 1 : 4 * n + 1]
-        self.spare = wide[3 * n + 1 :]  # the values and two free slots after them (Numeric.spare)
-        narrow = block[8 * words :]
-        self.leaves, self.scratch = narrow[:n].view(np.bool_), narrow[n : 2 * n].view(np.bool_)
-        self.player = narrow[2 * n :].view(np.int16)
+        self.count, self.first, self.values = wide[:n], wide[n : 2 * n], wide[2 * n : 3 * n]
+        self.spare = wide[2 * n :]  # the values and two free slots after them (Numeric.spare)
+        self.totals = block[8 * words : 8 * words + size].view(sums)  # 4- or 8-byte aligned, as the player column after
+        narrow = block[8 * words + size :]
+        self.player = narrow[: 2 * n].view(np.int16)
+        self.scratch, self.leaves = narrow[:n].view(np.bool_), narrow[2 * n :].view(np.bool_)
 
 
 class _Reader:
@@ -224,12 +229,14 @@ class _Reader:
             raise self.damaged("node arrays missing or of the wrong size")
         if int(count_raw.min()) < 0 or int(count_raw.max()) >= n:
             raise self.damaged("child counts do not add up to the number of nodes")
+        # the sum first, in int64: then no running sum exceeds n - 1 and the int32 sums cannot wrap
+        if int(count_raw.sum(dtype=np.int64)) != n - 1:
+            raise self.damaged("child counts do not add up to the number of nodes")
         columns = self.columns = _Columns(n)
         count, totals = columns.count, columns.totals  # totals: the tree's running sums (Tree.running_sums)
         np.copyto(count, count_raw)
-        np.cumsum(count, out=totals[1:])
-        if int(totals[n]) != n - 1:
-            raise self.damaged("child counts do not add up to the number of nodes")
+        # in int64 into first's room, then narrowed: a cumsum into int32 made a fresh 4-byte-a-node temporary
+        np.copyto(totals[1:], np.cumsum(count, out=columns.first), casting="same_kind")
         leaves = self.leaves = np.equal(count_raw, 0, out=columns.leaves)
         mismatched = np.equal(kind, LEAF, out=columns.scratch)  # a leaf's kind; then, in place, where that
         # disagrees with the counts
