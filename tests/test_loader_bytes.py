@@ -96,9 +96,21 @@ def test_a_file_the_scanner_leaves_is_scanned_once_and_read_as_its_text_is(tmp_p
     assert from_bytes == outcome(lambda: parse_tree(data.decode(), name=str(path), fmt="json"))
 
 
+#: where a bad byte may hide: a node's strings, and the header's (read as JSON text, not as the nodes)
+PLACES = {
+    "move": lambda text: text.replace('{"value": 7}', '{"value": 7, "move": "@"}', 1),
+    "comment": lambda text: text.replace('{"value": 7}', '{"value": 7, "comment": "a@"}', 1),
+    "title": lambda text: text.replace('"title": "bytes"', '"title": "b@"', 1),
+    "description": lambda text: text.replace('{"title"', '{"description": "@", "title"', 1),
+    "players": lambda text: text.replace('{"title"', '{"players": ["A@", "B"], "title"', 1),
+}
+
+
+@pytest.mark.parametrize("place", PLACES)
 @pytest.mark.parametrize("raw", [b"\xff", b"\xed\xa0\x80", b"\xe2\x82"], ids=["ff", "surrogate", "cut-short"])
-def test_a_bad_byte_is_named_as_before(tmp_path: Path, scanner, raw: bytes) -> None:
-    text = json.dumps(big_tree(3, leaf=lambda rng: 7)).replace('{"value": 7}', '{"value": 7, "move": "@"}', 1)
+def test_a_bad_byte_is_named_as_before(tmp_path: Path, scanner, raw: bytes, place: str) -> None:
+    text = PLACES[place](json.dumps(big_tree(3, leaf=lambda rng: 7)))
+    assert "@" in text
     data = text.encode().replace(b"@", raw)
     path = tmp_path / "bad.json"
     path.write_bytes(data)
