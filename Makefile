@@ -19,7 +19,7 @@ STAMP  := $(VENV)/.installed
 # is pinned in the lock; its notice that the mode is transitional is silenced.
 LOCK := requirements.lock
 
-$(STAMP): pyproject.toml setup.py $(LOCK) gametree_cli/search/depth_first.py gametree_cli/views/paste_lines.py $(wildcard gametree_cli/io/scan_*.py gametree_cli/io/scan_*.pxd)
+$(STAMP): pyproject.toml setup.py $(LOCK) gametree_cli/search/depth_first.py gametree_cli/views/paste_lines.py gametree_cli/io/gtb_columns.py $(wildcard gametree_cli/io/scan_*.py gametree_cli/io/scan_*.pxd)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --require-hashes --no-deps -r $(LOCK)
 	PYTHONWARNINGS="ignore:Compat editable installs" \

@@ -19,7 +19,7 @@ __all__ = ["cython"]
 class _Shadow:
     """``cython.compiled``; the decorators ``cclass``, ``cfunc``, ``ccall``, ``final``, ``inline``,
     ``boundscheck(...)``, ``wraparound(...)``, ``exceptval(...)`` and ``locals(...)``, which change nothing; ``declare(type, value)``, the
-    value; any type name (``cython.longlong``)."""
+    value; ``fused_type(...)``, a placeholder; any type name (``cython.longlong``)."""
 
     compiled = False
 
@@ -46,6 +46,10 @@ class _Shadow:
     @staticmethod
     def locals(**types: Any) -> Callable[[Any], Any]:
         return lambda function: function
+
+    @staticmethod
+    def fused_type(*types: Any) -> Any:
+        return object  # a fused C type (io/gtb_columns.py): only ever used in annotations, never evaluated
 
     def __getattr__(self, name: str) -> str:
         return name  # a C type's name: only ever passed to locals(), which ignores it

@@ -40,6 +40,7 @@ from ..core.model import CHANCE, LEAF, PLAYER, Source, Tree
 from ..core.numbers import Number, Value, parse_number
 from ..core.numeric import LazyValues, Numeric
 from ..core.progress import tick
+from . import gtb_columns
 from .binary_written import WRITTEN_VERSION, check_written_sums, decode_shares
 from .binary_checks import array_dtype, check_header, check_numeric_values, check_probability_sums, check_shape, check_tree
 
@@ -50,6 +51,12 @@ __all__ = ["MAGIC", "read_binary", "binary_tree"]
 
 MAGIC = b"GTB\x00v1\r\n"
 VERSION = 1
+#: what is wrong, by the problem gtb_columns.structure (or the NumPy checks) found first
+_STRUCTURE_PROBLEMS = {
+    gtb_columns.BAD_COUNTS: "child counts do not add up to the number of nodes",
+    gtb_columns.BAD_KINDS: "node kinds do not match the child counts",
+    gtb_columns.BAD_ORDER: "a node is numbered before its parent (the child counts do not describe a tree)",
+}
 
 
 # -- reading ---------------------------------------------------------------------
@@ -104,7 +111,7 @@ def _decode(data: bytes | np.ndarray, name: str) -> Tree:
         first=typed_view(first, "q"),  # type: ignore[arg-type]  # (Tree: any int64 sequence; see buffers.typed_view)
         count=typed_view(count, "q"),  # type: ignore[arg-type]
         value=values,  # type: ignore[arg-type]
-        player=_player_column(kind, player, reader.columns.player if reader.columns else None),
+        player=_player_column(kind, player, reader.columns.player if reader.columns else None, reader.players_made),
         prob=[None] * n if raw_probabilities is not None else prob,
         explicit_ids=labels["id"],
         moves=labels["move"],
@@ -127,12 +134,16 @@ def _decode(data: bytes | np.ndarray, name: str) -> Tree:
     return tree
 
 
-def _player_column(kind: np.ndarray, player: np.ndarray | None, room: np.ndarray | None = None) -> memoryview:
+def _player_column(kind: np.ndarray, player: np.ndarray | None, room: np.ndarray | None = None,
+                   made: bool = False) -> memoryview:
     """The Tree's int16 ``player`` column: the stored players, or (none stored) each node's from its kind.
 
     From the kind, ``kind - 1`` (a leaf -1, max 0, min 1), then -1 for chance and player nodes where
     there are any: twice as fast as looking each kind up in a table (~1.5 ms less for 1.4 million
-    nodes). ``room``: the int16 array to write them in (one is made if not given)."""
+    nodes). ``room``: the int16 array to write them in (one is made if not given); ``made``: they are
+    there already (gtb_columns.structure wrote them)."""
+    if made and room is not None:
+        return typed_view(room, "h")
     if player is None:
         column = np.subtract(kind, 1, dtype=np.int16, out=room)
         if len(kind) and int(kind.max()) >= CHANCE:
@@ -199,6 +210,9 @@ class _Reader:
         self.totals: np.ndarray | None = None  # the running sums of the child counts, made by structure()
         self.leaves: np.ndarray | None = None  # per node, whether it has no children, made by structure()
         self.columns: _Columns | None = None  # the memory of the Tree's columns, made by structure()
+        self.n_leaves = 0  # how many nodes have no children, counted by structure()
+        self.players_made = False  # whether structure() wrote the players that follow from the kinds
+        self.one_pass = False  # whether structure() made the columns in one compiled pass (gtb_columns)
 
     def damaged(self, message: str) -> TreeFormatError:
         return TreeFormatError(f"damaged .gtb file: {message}", file=self.name)
@@ -220,40 +234,60 @@ class _Reader:
 
         Breadth-first numbering is checked here: node ``j``'s parent comes before it exactly when
         the nodes before ``j`` have at least ``j`` children between them; otherwise a node is its
-        own ancestor and the searches never end. ``count``, ``first`` and the running sums are made
-        once, by NumPy; the Tree reads them through :func:`~gametree_cli.core.buffers.typed_view` views (no copy)."""
+        own ancestor and the searches never end. The columns are made in one compiled pass
+        (:mod:`.gtb_columns`) or, uncompiled, by NumPy; the Tree reads them through
+        :func:`~gametree_cli.core.buffers.typed_view` views (no copy)."""
         n = self.n
         kind = self.load("kind")
         count_raw = self.load("count")
         if kind is None or count_raw is None or len(kind) != n or len(count_raw) != n or n < 1:
             raise self.damaged("node arrays missing or of the wrong size")
+        stored_players = self.header["arrays"].get("player") is not None  # (loaded after the checks below)
+        one_pass = self.one_pass = gtb_columns.COMPILED and n < (1 << 31)  # (int32 running sums then: _Columns)
+        columns = self.columns = _Columns(n)
+        if one_pass:
+            room = columns.player[:0] if stored_players else columns.player
+            problem, self.n_leaves = gtb_columns.structure(
+                memoryview(kind), memoryview(count_raw), memoryview(columns.count), memoryview(columns.totals),
+                memoryview(columns.first), memoryview(columns.leaves.view(np.uint8)), memoryview(room))
+            if problem != gtb_columns.FINE:
+                raise self.damaged(_STRUCTURE_PROBLEMS[problem])
+            self.players_made = not stored_players
+        else:
+            self._numpy_structure(kind, count_raw)
+        self.leaves, self.totals = columns.leaves, columns.totals
+        player_raw = self.load("player")
+        # no stored players: each node's follows from its kind (checked no further: it cannot disagree)
+        player = player_raw.astype(np.int64) if player_raw is not None else None
+        return kind, columns.count, columns.first, player
+
+    def _numpy_structure(self, kind: np.ndarray, count_raw: np.ndarray) -> None:
+        """The columns made, and checked, by NumPy passes (:mod:`.gtb_columns` not compiled): the same
+        columns and the same first error as the compiled pass."""
+        n, columns = self.n, self.columns
+        assert columns is not None
         if int(count_raw.min()) < 0 or int(count_raw.max()) >= n:
-            raise self.damaged("child counts do not add up to the number of nodes")
+            raise self.damaged(_STRUCTURE_PROBLEMS[gtb_columns.BAD_COUNTS])
         # the sum first, in int64: then no running sum exceeds n - 1 and the int32 sums cannot wrap
         if int(count_raw.sum(dtype=np.int64)) != n - 1:
-            raise self.damaged("child counts do not add up to the number of nodes")
-        columns = self.columns = _Columns(n)
+            raise self.damaged(_STRUCTURE_PROBLEMS[gtb_columns.BAD_COUNTS])
         count, totals = columns.count, columns.totals  # totals: the tree's running sums (Tree.running_sums)
         np.copyto(count, count_raw)
         # in int64 into first's room, then narrowed: a cumsum into int32 made a fresh 4-byte-a-node temporary
         np.copyto(totals[1:], np.cumsum(count, out=columns.first), casting="same_kind")
-        leaves = self.leaves = np.equal(count_raw, 0, out=columns.leaves)
+        leaves = np.equal(count_raw, 0, out=columns.leaves)
         mismatched = np.equal(kind, LEAF, out=columns.scratch)  # a leaf's kind; then, in place, where that
         # disagrees with the counts
         if int(kind.max()) > PLAYER or np.not_equal(mismatched, leaves, out=mismatched).any():
-            raise self.damaged("node kinds do not match the child counts")
+            raise self.damaged(_STRUCTURE_PROBLEMS[gtb_columns.BAD_KINDS])
         # nodes 0..j-1 have at least j children, for every j < n: the running sums of (count - 1) stay >= 0
         first = np.subtract(count, 1, out=columns.first)
         np.cumsum(first, out=first)
         if n > 1 and int(first[: n - 1].min()) < 0:
-            raise self.damaged("a node is numbered before its parent (the child counts do not describe a tree)")
+            raise self.damaged(_STRUCTURE_PROBLEMS[gtb_columns.BAD_ORDER])
         np.add(totals[:n], 1, out=first)
         np.copyto(first, 0, where=leaves)  # a leaf's first child is 0
-        player_raw = self.load("player")
-        # no stored players: each node's follows from its kind (checked no further: it cannot disagree)
-        player = player_raw.astype(np.int64) if player_raw is not None else None
-        self.totals = totals
-        return kind, count, first, player
+        self.n_leaves = int(np.count_nonzero(leaves))
 
     def sum_and_bounds(self) -> tuple[Number | None, tuple[Number, Number] | None]:
         header = self.header
@@ -268,7 +302,7 @@ class _Reader:
                ) -> tuple[list[Value | None] | LazyValues, tuple[np.ndarray, int] | None, list[Any] | None]:
         """The leaf values: NumPy ``(values, numeric, None)``, or from the header's JSON ``(list, None, raw)``."""
         n = self.n
-        n_leaves = int(np.count_nonzero(leaves))
+        n_leaves = self.n_leaves
         stored = self.load("value")
         if stored is None:
             raw_values = self.header["values_json"]
@@ -285,8 +319,12 @@ class _Reader:
             raise self.damaged("the value denominator is not positive")
         check_numeric_values(stored, denominator, bounds, self.damaged)
         assert self.columns is not None  # (made by structure(), which gave the leaves)
-        full = self.columns.values if stored.dtype.kind == "i" else self.columns.values.view(np.float64)  # zeros
-        full[leaves] = stored
+        full = self.columns.values if stored.dtype.kind == "i" else self.columns.values.view(np.float64)
+        if self.one_pass:
+            bits = stored.view(np.int64) if stored.dtype.kind == "f" else stored
+            gtb_columns.scatter(memoryview(leaves.view(np.uint8)), memoryview(bits), memoryview(self.columns.values))
+        else:
+            full[leaves] = stored
         return LazyValues(full, denominator if full.dtype.kind == "i" else 1, leaves), (full, denominator), None
 
     def probabilities(self, kind: np.ndarray, first: np.ndarray, count: np.ndarray
