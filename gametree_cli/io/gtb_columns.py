@@ -68,13 +68,12 @@ def structure(kind: cython.const[cython.uchar][::1], raw: cython.const[Stored][:
         if c < 0 or c >= n:  # the first check there is: nothing else matters
             bad_counts = True
             break
-        count[j] = c
-        if c == 0:
-            first[j] = 0
+        if c == 0:  # count and first stay 0: zeros the kernel gives, pages never touched where leaves run
             leaves[j] = 1
             n_leaves += 1
             bad_kinds |= k != _LEAF
         else:
+            count[j] = c
             first[j] = running + 1  # the children of the nodes before come first
             leaves[j] = 0
             bad_kinds |= k == _LEAF
