@@ -163,7 +163,10 @@ class _Columns:
     it lives as long as the Tree. Every byte of it is fresh memory the kernel zeroes (a large part of
     a ``.gtb`` run), so it holds no more than the Tree keeps: the running sums are int32 below 2^31
     nodes (they never exceed ``n - 1``), and the reader's scratch mask is the players' room, written
-    over when the players are made.
+    over when the players are made. It is zeros (calloc: fresh pages, no memset), and the one-pass
+    reader (:mod:`.gtb_columns`) leaves ``count`` and ``first`` at leaves and ``values`` at inner
+    nodes as they are: the pages of a run of leaves (the last three quarters of a 4-ary tree) are
+    never touched, ~17 MB less fresh memory for 1.4 million nodes.
     """
 
     __slots__ = ("count", "totals", "first", "values", "spare", "leaves", "scratch", "player")
