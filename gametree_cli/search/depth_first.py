@@ -169,7 +169,8 @@ def walk(kind: cython.const[cython.uchar][::1], first: cython.const[cython.longl
             f.entry = f.own
             if report is not None:
                 report.call(node, depth, alpha, beta)
-            node = first[node] + (child_order[node][0] if child_order is not None else 0)
+            # the offset apart: one branch a Python object would make the whole sum one (two objects a visit)
+            node = first[node] if child_order is None else first[node] + child_order[node][0]
             depth += 1
             continue
         # a leaf, or a node at the depth limit: its value is its own
@@ -201,7 +202,10 @@ def walk(kind: cython.const[cython.uchar][::1], first: cython.const[cython.longl
             else:
                 alpha, beta = f.rival, f.own
             if not cut and f.position < count[f.node]:  # enter the next child
-                node = first[f.node] + (child_order[f.node][f.position] if child_order is not None else f.position)
+                if child_order is None:
+                    node = first[f.node] + f.position
+                else:
+                    node = first[f.node] + child_order[f.node][f.position]
                 f.position += 1
                 depth = f.depth + 1
                 break
