@@ -79,6 +79,7 @@ class Frame:
         self.sign = 1
 
 
+@cython.final  # its methods called directly, not through a table: the C compiler can inline them
 @cython.cclass
 class Visits:
     """What the walk writes: per visit position (a node's slot) its node, value, alpha and beta at
@@ -102,6 +103,7 @@ class Visits:
         self.prune = prune
 
     @cython.cfunc
+    @cython.exceptval(check=False)  # raises nothing: no error check after each call
     @cython.boundscheck(False)
     @cython.wraparound(False)
     def enter(self, node: cython.longlong) -> cython.longlong:
@@ -111,6 +113,7 @@ class Visits:
         return self.visits - 1
 
     @cython.cfunc
+    @cython.exceptval(check=False)  # raises nothing: no error check after each call
     @cython.boundscheck(False)
     @cython.wraparound(False)
     def leave(self, slot: cython.longlong, result: cython.longlong, alpha: cython.longlong, beta: cython.longlong,
@@ -122,6 +125,7 @@ class Visits:
         self.flags[slot] = bits
 
     @cython.cfunc
+    @cython.exceptval(check=False)  # raises nothing: no error check after each call
     @cython.boundscheck(False)
     @cython.wraparound(False)
     def cut(self, node: cython.longlong, position: cython.longlong) -> cython.void:
