@@ -108,8 +108,8 @@ def sweep(
         if merged is None:
             return None
         leaf, denominator, decimal = merged
-    stats = Stats(nodes_visited=levels[-1][1],
-                  leaves_evaluated=int(np.count_nonzero(count[: levels[-1][1]] == 0)) + len(horizon))
+    end = levels[-1][1]  # (the nonzero counts counted in place: ``== 0`` made n bools of fresh memory, ~1 ms)
+    stats = Stats(nodes_visited=end, leaves_evaluated=end - int(np.count_nonzero(count[:end])) + len(horizon))
     values = aligned(len(leaf), leaf.dtype)  # (every entry written: from a big page, core/buffers.py)
     np.copyto(values, leaf)
     level_denominators, python_from = _levels(numeric, kind, count, levels, values, denominator, decimal)
