@@ -18,7 +18,7 @@ from . import lazy
 
 np = lazy.lazy_module("numpy")
 
-__all__ = ["is_small", "new_array", "as_numpy", "typed_view", "slot_table", "flagged", "pick", "aligned", "HUGE_PAGE"]
+__all__ = ["is_small", "new_array", "as_numpy", "typed_view", "slot_table", "SlotTable", "flagged", "pick", "aligned", "HUGE_PAGE"]
 
 #: the array typecodes used, as NumPy dtypes
 _DTYPES = {"q": "int64", "B": "uint8", "i": "int32"}
@@ -31,11 +31,13 @@ def is_small(nodes: int) -> bool:
 
 def new_array(length: int, typecode: str, nodes: int) -> Any:
     """``length`` entries of C type ``typecode`` (``q`` int64, ``B`` uint8, ``i`` int32) for a tree of
-    ``nodes`` nodes: zeros in an ``array.array`` for a small tree, else ``np.empty`` (the pages a
+    ``nodes`` nodes: zeros in an ``array.array`` for a small tree, else uninitialised NumPy (the pages a
     pruning search never writes cost no memory)."""
     if is_small(nodes):
         return array(typecode, bytes(length * array(typecode).itemsize))
-    return np.empty(length, dtype=_DTYPES[typecode])
+    # from a 2 MB boundary: a search writes the start of each, in one big page (~0.15 ms) rather than
+    # ~160 4 kB ones (~2 µs each) per 81,000 visits (docs/performance.md, issue 14, target 3b)
+    return aligned(length, _DTYPES[typecode])
 
 
 #: the kernel's big pages (x86-64, and arm64 with 4 kB pages), which NumPy asks for from 4 MB on
@@ -78,17 +80,79 @@ def typed_view(data: Any, typecode: str) -> memoryview:
 
 
 def slot_table(order: Any, nodes: int) -> Any:
-    """Per node its position in ``order`` (-1: absent), int32 (int64 from 2^31 nodes), in the kind of
-    array :func:`new_array` gives a tree of ``nodes`` nodes."""
+    """Per node its position in ``order`` (-1: absent), int32 (int64 from 2^31 nodes): an ``array``
+    for a small tree, else a :class:`SlotTable` (read like the NumPy array it replaces)."""
     if is_small(nodes):
         table = array("i", [-1]) * nodes
         for slot, node in enumerate(order):
             table[node] = slot
         return table
-    table = aligned(nodes, np.int32 if nodes < (1 << 31) else np.int64)
-    table.fill(-1)
-    table[order] = np.arange(len(order), dtype=table.dtype)
-    return table
+    return SlotTable(order, nodes)
+
+
+#: a :class:`SlotTable` first covers this many nodes; a read of more nodes at once makes it whole
+_FIRST_COVER = 4096
+
+
+class SlotTable:
+    """node -> its position in a search's visit order (-1: not visited), made as far as it is read.
+
+    Why: a table of every node is 4 bytes a node of fresh memory (~1 ms for 1.4 million nodes here,
+    where a pruning search visits 6% of them), while a text view reads the top thousand or so nodes of
+    a tree numbered level by level. So it covers nodes ``0 .. covered - 1`` and grows on a read past
+    them: fourfold, and to the whole tree once that is more than 1/16 of it or a read asks for more than
+    :data:`_FIRST_COVER` nodes at once (a writer of all nodes). Indexed by a node (a NumPy scalar, as
+    before) or an int64 array of nodes >= 0 (an array); ``order`` is an int64 NumPy array.
+    """
+
+    __slots__ = ("order", "size", "table", "covered")
+
+    def __init__(self, order: Any, nodes: int) -> None:
+        self.order, self.size = order, nodes
+        self.table = np.empty(0, dtype=np.int32 if nodes < (1 << 31) else np.int64)
+        self.covered = 0
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, nodes: Any) -> Any:
+        if nodes.__class__ is int and 0 <= nodes < self.covered:  # the view's reads, one node at a time
+            return self.table[nodes]
+        if isinstance(nodes, (int, np.integer)):
+            node = int(nodes)
+            if not -self.size <= node < self.size:
+                raise IndexError(f"node {node} of a tree of {self.size} nodes")
+            self._cover(self.size if node < 0 else node + 1, 1)
+            return self.table[node]
+        nodes = np.asarray(nodes)
+        if nodes.dtype.kind not in "iu":
+            raise TypeError(f"nodes of dtype {nodes.dtype}: int64 node numbers expected")
+        if nodes.size:
+            low, high = int(nodes.min()), int(nodes.max())
+            if low < -self.size or high >= self.size:
+                raise IndexError(f"nodes {low}..{high} of a tree of {self.size} nodes")
+            self._cover(self.size if low < 0 else high + 1, nodes.size)
+        return self.table[nodes]
+
+    def _cover(self, upto: int, asked: int) -> None:
+        """Cover at least nodes ``0 .. upto - 1`` (the whole tree for a read of ``asked`` > _FIRST_COVER nodes)."""
+        if upto <= self.covered and asked <= _FIRST_COVER:
+            return
+        size, order, dtype = self.size, self.order, self.table.dtype
+        want = max(upto, 4 * self.covered, _FIRST_COVER)
+        if want > size // 16 or asked > _FIRST_COVER:
+            want = size
+        if want == self.covered:
+            return
+        if want == size:
+            table = aligned(size, dtype)
+            table.fill(-1)
+            table[order] = np.arange(len(order), dtype=dtype)
+        else:
+            table = np.full(want, -1, dtype=dtype)
+            slots = np.flatnonzero(order < want)
+            table[order[slots]] = slots
+        self.table, self.covered = table, want
 
 
 def flagged(flags: Any, bit: int) -> Any:

@@ -79,6 +79,7 @@ class Frame:
         self.sign = 1
 
 
+@cython.final  # its methods called directly, not through a table: the C compiler can inline them
 @cython.cclass
 class Visits:
     """What the walk writes: per visit position (a node's slot) its node, value, alpha and beta at
@@ -102,6 +103,7 @@ class Visits:
         self.prune = prune
 
     @cython.cfunc
+    @cython.exceptval(check=False)  # raises nothing: no error check after each call
     @cython.boundscheck(False)
     @cython.wraparound(False)
     def enter(self, node: cython.longlong) -> cython.longlong:
@@ -111,6 +113,7 @@ class Visits:
         return self.visits - 1
 
     @cython.cfunc
+    @cython.exceptval(check=False)  # raises nothing: no error check after each call
     @cython.boundscheck(False)
     @cython.wraparound(False)
     def leave(self, slot: cython.longlong, result: cython.longlong, alpha: cython.longlong, beta: cython.longlong,
@@ -122,6 +125,7 @@ class Visits:
         self.flags[slot] = bits
 
     @cython.cfunc
+    @cython.exceptval(check=False)  # raises nothing: no error check after each call
     @cython.boundscheck(False)
     @cython.wraparound(False)
     def cut(self, node: cython.longlong, position: cython.longlong) -> cython.void:
@@ -169,7 +173,8 @@ def walk(kind: cython.const[cython.uchar][::1], first: cython.const[cython.longl
             f.entry = f.own
             if report is not None:
                 report.call(node, depth, alpha, beta)
-            node = first[node] + (child_order[node][0] if child_order is not None else 0)
+            # the offset apart: one branch a Python object would make the whole sum one (two objects a visit)
+            node = first[node] if child_order is None else first[node] + child_order[node][0]
             depth += 1
             continue
         # a leaf, or a node at the depth limit: its value is its own
@@ -201,7 +206,10 @@ def walk(kind: cython.const[cython.uchar][::1], first: cython.const[cython.longl
             else:
                 alpha, beta = f.rival, f.own
             if not cut and f.position < count[f.node]:  # enter the next child
-                node = first[f.node] + (child_order[f.node][f.position] if child_order is not None else f.position)
+                if child_order is None:
+                    node = first[f.node] + f.position
+                else:
+                    node = first[f.node] + child_order[f.node][f.position]
                 f.position += 1
                 depth = f.depth + 1
                 break
