@@ -15,10 +15,11 @@ np = lazy_module("numpy")
 
 from ..core.model import MAX, Tree
 from ..core.numbers import Value, format_value
+from ..core.buffers import as_numpy
 from ..core.numeric import int64_view
 
 __all__ = ["Stats", "Cut", "EXACT", "LOWER", "UPPER", "CUT", "HORIZON", "cut_reasons", "cut_form", "skipped_children",
-           "one_cut", "ONE_CUT_FROM", "pruned_before", "pruned_count"]
+           "one_cut", "ONE_CUT_FROM", "cuts_among", "pruned_before", "pruned_count"]
 
 #: bound kind of a value (bits of ``flags``): exact, or a bound the search left
 #: (LOWER: the true value is at least this; UPPER: at most; both: a bound, side unknown)
@@ -102,6 +103,23 @@ def one_cut(record: Any, node: int) -> Cut | None:
     return cut_reasons(record.tree, np.array([node], dtype=np.int64), [record.values[node]], [alpha[node]],
                        [beta[node]], bool(record.options.get("strict")), variant in ("hard", "practical"),
                        variant == "practical")[node]
+
+
+def cuts_among(record: Any, nodes: np.ndarray) -> dict[int, Cut] | None:
+    """``record.cut(node)`` of each of ``nodes`` (int64) that has one, from a depth-first search's flags,
+    worded in one :func:`cut_reasons`; None when the record's cuts are to be read from ``record.cuts``.
+
+    Why: the text view draws a few hundred nodes of a big tree, and :func:`one_cut` per node read
+    three columns and built arrays for each (views/drawn_facts.py)."""
+    alpha, beta, flags = record._alpha, record._beta, record.flags
+    if record._derived_cuts is not None or flags is None or alpha is None or beta is None:
+        return None
+    slots = record.values.slots(nodes)
+    here = np.flatnonzero(slots >= 0)
+    cut = nodes[here[(as_numpy(flags)[slots[here]] & CUT) != 0]]
+    variant = record.options.get("variant")
+    return cut_reasons(record.tree, cut, record.values.take(cut), alpha.take(cut), beta.take(cut),
+                       bool(record.options.get("strict")), variant in ("hard", "practical"), variant == "practical")
 
 
 def cut_form(is_max: bool, strict: bool, hard: bool) -> tuple[str, str, str]:
