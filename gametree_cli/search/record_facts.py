@@ -159,8 +159,12 @@ def _cut_ranges(record: Any) -> tuple[np.ndarray, np.ndarray] | None:
     cut_at = record._cut_at
     if record._pruned is not None or cut_at is None or isinstance(cut_at, list) or record._child_order is not None:
         return None
-    nodes, positions = cut_at[:, 0], cut_at[:, 1]
-    return int64_view(record.tree.first)[nodes] + positions, int64_view(record.tree.count)[nodes] - positions
+    found = getattr(record, "_found_cut_ranges", None)  # the text view asks twice (its tree, its summary line)
+    if found is None:
+        nodes, positions = cut_at[:, 0], cut_at[:, 1]
+        found = record._found_cut_ranges = (int64_view(record.tree.first)[nodes] + positions,
+                                            int64_view(record.tree.count)[nodes] - positions)
+    return found  # type: ignore[no-any-return]
 
 
 def pruned_count(record: Any) -> int:

@@ -18,7 +18,7 @@ from ..core.levels import level_bounds
 from ..search.record import SearchRecord
 from ..search.record_facts import pruned_before, pruned_count
 from .drawing import Branch, Drawing, Line
-from .drawn_facts import DrawnFacts, drawn_facts, drawn_ids
+from .drawn_facts import DrawnFacts, drawn_facts, drawn_ids, subtree_sizes
 from .words import PV_MARK, cut_reason, words
 
 __all__ = ["annotated_tree", "summary_line", "render_result", "display_depth", "DEFAULT_MAX_NODES_SHOWN", "kind_label", "capped_children"]
@@ -189,8 +189,8 @@ def annotated_tree(
     pruned_roots = pruned_before(record, level_bounds(tree, limit)[-1][1] if limit is not None else len(tree))  # drawn
     count = tree.count
     root = Branch(Line())
-    hidden = 0
     hidden_nodes = 0
+    cut_off: list[tuple[int, Branch]] = []  # drawn nodes at the last level drawn, with children below it
     # the drawn nodes, parents first, each with its branch and its parent's position here (labels made after)
     drawn: list[tuple[int, Branch, int]] = [(0, root, -1)]
     # (node, rich parent, depth, its parent's position in ``drawn``)
@@ -223,12 +223,14 @@ def annotated_tree(
         if not n_children:
             continue
         if limit is not None and level >= limit:
-            below = tree.subtree_size(node) - 1
-            hidden += 1
-            hidden_nodes += below
-            branch.add(Line(w["more_nodes"].format(count=f"{below:,}", s="s" if below != 1 else ""), style="dim italic"))
+            cut_off.append((node, branch))
             continue
         push_children(node, branch, level + 1, len(drawn) - 1)
+    for (node, branch), size in zip(cut_off, subtree_sizes(tree, [node for node, _ in cut_off])):
+        below = size - 1
+        hidden_nodes += below
+        branch.add(Line(w["more_nodes"].format(count=f"{below:,}", s="s" if below != 1 else ""), style="dim italic"))
+    hidden = len(cut_off)
     _make_labels(record, drawn, pv, pruned_roots, blank, w, lang, searched is not None)
     notes = _notes(w, record.options.get("order") if searched is not None else None, left_out, max_nodes,
                    (limit, hidden_nodes) if hidden else None)
