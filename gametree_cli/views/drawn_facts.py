@@ -165,5 +165,5 @@ def subtree_sizes(tree: Tree, nodes: list[int]) -> list[int]:
         widths = high - low
         if not bool((widths > 0).any()):
             return sizes.tolist()  # type: ignore[no-any-return]
-        sizes += np.maximum(widths, 0)
+        sizes += widths  # (0 for a subtree whose last level was passed: never negative)
         low, high = 1 + totals[low], 1 + totals[high]
