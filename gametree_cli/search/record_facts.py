@@ -153,24 +153,23 @@ def skipped_children(tree: Tree, cut_at: Any, child_order: Any) -> list[int]:
     return skipped
 
 
-def _cut_ranges(record: Any) -> tuple[np.ndarray, np.ndarray] | None:
-    """Per cut of a big depth-first record searched in file order, the first child it skipped and how
-    many (int64); None for any other record (its :attr:`pruned` list is then the answer)."""
+def _cut_rows(record: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per cut of a big depth-first record searched in file order, its node and how many children it
+    entered (int64); None for any other record (its :attr:`pruned` list is then the answer)."""
     cut_at = record._cut_at
     if record._pruned is not None or cut_at is None or isinstance(cut_at, list) or record._child_order is not None:
         return None
-    found = getattr(record, "_found_cut_ranges", None)  # the text view asks twice (its tree, its summary line)
-    if found is None:
-        nodes, positions = cut_at[:, 0], cut_at[:, 1]
-        found = record._found_cut_ranges = (int64_view(record.tree.first)[nodes] + positions,
-                                            int64_view(record.tree.count)[nodes] - positions)
-    return found  # type: ignore[no-any-return]
+    return cut_at[:, 0], cut_at[:, 1]
 
 
 def pruned_count(record: Any) -> int:
-    """``len(record.pruned)``, without listing them when the cuts say how many (:func:`pruned_before`)."""
-    ranges = _cut_ranges(record)
-    return len(record.pruned) if ranges is None else int(ranges[1].sum())
+    """``len(record.pruned)``, without listing them when the cuts say how many: each cut skipped
+    its node's children past those it entered."""
+    rows = _cut_rows(record)
+    if rows is None:
+        return len(record.pruned)
+    nodes, positions = rows
+    return int(int64_view(record.tree.count)[nodes].sum()) - int(positions.sum())
 
 
 def pruned_before(record: Any, end: int) -> set[int]:
@@ -179,11 +178,13 @@ def pruned_before(record: Any, end: int) -> set[int]:
 
     Why: alpha-beta prunes 39,188 subtrees of a 1.4-million-node tree, and listing them all and
     hashing the list cost the text view ~4 ms to draw a few hundred nodes (docs/performance.md,
-    issue 14.3); the cuts whose skipped children start below ``end`` are few."""
-    ranges = _cut_ranges(record)
-    if ranges is None:
+    issue 14.3); the cuts at nodes below ``end`` are few (a child is numbered after its parent, so
+    no other cut skipped a child below ``end``), and only their ranges are read."""
+    rows = _cut_rows(record)
+    if rows is None:
         return {node for node in record.pruned if node < end}
-    starts, lengths = ranges
-    near = np.flatnonzero(starts < end)
-    return {child for start, length in zip(starts[near].tolist(), lengths[near].tolist())
-            for child in range(start, min(start + length, end))}
+    near = np.flatnonzero(rows[0] < end)
+    nodes, positions = rows[0][near], rows[1][near]
+    starts = (int64_view(record.tree.first)[nodes] + positions).tolist()
+    ends = (int64_view(record.tree.first)[nodes] + int64_view(record.tree.count)[nodes]).tolist()
+    return {child for start, stop in zip(starts, ends) for child in range(start, min(stop, end))}

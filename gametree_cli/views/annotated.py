@@ -64,31 +64,42 @@ def display_depth(tree: Tree, max_nodes: int, max_levels: int = MAX_LEVELS_SHOWN
         start, end = end, end + size
 
 
+#: the kind of a max, min or chance node as drawn: its run of text (a player's name is the file's, escaped)
+_KIND_RUNS = {MAX: ("▲ max", KIND_STYLE[MAX]), MIN: ("▼ min", KIND_STYLE[MIN]), CHANCE: ("○ chance", KIND_STYLE[CHANCE])}
+
+
 def _label(record: SearchRecord, node: int, facts: DrawnFacts | None, at: int, name: str, on_pv: bool, pruned: bool,
            blank: bool, w: dict[str, str], lang: str = "en") -> Line:
-    """The node's line; ``facts`` (None when ``blank``) hold what the record says of it, at position ``at``."""
+    """The node's line; ``facts`` (None when ``blank``) hold what the record says of it, at position ``at``.
+
+    Text of our own (words, marks, numbers: printable) goes in as runs (``put``), the file's names
+    through :meth:`Line.append`, which escapes them: a few hundred labels of a big tree's view."""
     tree = record.tree
     text = Line()
+    put = text.runs.append
     if on_pv:
-        text.append(f"{PV_MARK} ", style="bold green")
+        put((f"{PV_MARK} ", "bold green"))
     if node and tree.moves.get(node) is not None:
         text.append(f"{tree.move(node)} → ", style="dim" if pruned else "italic")
     if tree.prob is not None and tree.prob[node] is not None:
-        text.append(f"[p={format_number(tree.prob[node])}] ", style="cyan")
+        put((f"[p={format_number(tree.prob[node])}] ", "cyan"))
     text.append(name, style="bold green" if on_pv else ("dim" if pruned else "bold"))
-    kind = kind_label(tree, node)
-    if kind:
+    kind = tree.kind[node]
+    if kind in _KIND_RUNS:
+        put((" ", ""))
+        put(_KIND_RUNS[kind])
+    elif kind == PLAYER:
         text.append(" ")
-        text.append_line(kind)
+        text.append_line(kind_label(tree, node))
         side = coalition_side(record, node)
         if side is not None:
-            text.append(f" {side}", style=KIND_STYLE[MAX if side.endswith("max") else MIN])
-    averaged = tree.kind[node] == CHANCE or (record.algorithm == "expectimax" and tree.kind[node] == MIN)
+            put((f" {side}", KIND_STYLE[MAX if side.endswith("max") else MIN]))
+    averaged = kind == CHANCE or (kind == MIN and record.algorithm == "expectimax")
     share = tree.extra[node].get("random") if node in tree.extra else None
-    if averaged and tree.kind[node] == MIN and not blank:
-        text.append(" " + w["averaged"], style="cyan")
+    if averaged and kind == MIN and not blank:
+        put((" " + w["averaged"], "cyan"))
     elif share:  # an opponent model: moves at random this share of the time
-        text.append(" " + w["random"].format(share=format_number(share)), style="cyan")  # type: ignore[arg-type]
+        put((" " + w["random"].format(share=format_number(share)), "cyan"))  # type: ignore[arg-type]
     if blank or facts is None:
         if tree.count[node] == 0:
             text.append(f"  {format_value(tree.value[node])}")
@@ -99,31 +110,35 @@ def _label(record: SearchRecord, node: int, facts: DrawnFacts | None, at: int, n
     if pruned:
         return text
     value, horizon, cut = facts.values[at], facts.horizon[at], facts.cuts[at]
+    inner = tree.count[node] != 0
     if value is not None:
         reduced = _reduced_vector(record, node, value, horizon)
         if reduced is not None:  # paranoid: the vector, then the root player's number from it
-            text.append(f"  {format_value(reduced)}", style="dim")
-        text.append(f"  {facts.signs[at] or '='} ")
-        decider = tree.player[node] if tree.kind[node] == PLAYER and not horizon else None
-        text.append_line(value_text(value, decider, "bold green" if on_pv else "bold"))
-        if averaged and tree.count[node] and not horizon and cut is None:
-            text.append(" " + w["expected"], style="cyan")
+            put((f"  {format_value(reduced)}", "dim"))
+        put((f"  {facts.signs[at] or '='} ", ""))
+        style = "bold green" if on_pv else "bold"
+        if isinstance(value, tuple):
+            text.append_line(value_text(value, tree.player[node] if kind == PLAYER and not horizon else None, style))
+        else:
+            put((format_value(value), style))
+        if averaged and inner and not horizon and cut is None:
+            put((" " + w["expected"], "cyan"))
     if horizon:
-        text.append("  " + w["eval_at_limit"], style="italic")
+        put(("  " + w["eval_at_limit"], "italic"))
     bounds = facts.bounds[at]
-    if bounds is not None and tree.count[node] and not horizon:
-        text.append(f"  [α={format_value(bounds[0])}, β={format_value(bounds[1])}]", style="dim")
+    if bounds is not None and inner and not horizon:
+        put((f"  [α={format_value(bounds[0])}, β={format_value(bounds[1])}]", "dim"))
     if record.bound is not None and node in record.bound and not horizon:
-        text.append(f"  [Bound={format_value(record.bound[node])}]", style="dim")
+        put((f"  [Bound={format_value(record.bound[node])}]", "dim"))
     probe = record.probes.get(node) if record.probes else None
     if probe is not None:  # Star2: what the probe of the node's first move said
         side, found = probe
         shown = f"≥ {format_value(found)}" if side == "lower" else (
             f"≤ {format_value(found)}" if side == "upper" else f"{format_value(found)}, {w['no_bound']}")
-        text.append("  " + w["probe"].format(shown=shown), style="cyan")
+        put(("  " + w["probe"].format(shown=shown), "cyan"))
     if cut is not None:
         said = w["last_child"] if facts.bound_reached[at] else w["cut"]
-        text.append("  " + said.format(reason=cut_reason(cut, lang)), style="yellow")
+        put(("  " + said.format(reason=cut_reason(cut, lang)), "yellow"))
     return text
 
 
