@@ -19,7 +19,7 @@ from ..core.buffers import as_numpy
 from ..core.numeric import int64_view
 
 __all__ = ["Stats", "Cut", "EXACT", "LOWER", "UPPER", "CUT", "HORIZON", "cut_reasons", "cut_form", "skipped_children",
-           "one_cut", "ONE_CUT_FROM", "cuts_among", "pruned_before", "pruned_count"]
+           "one_cut", "ONE_CUT_FROM", "flags_among", "worded_cuts", "pruned_before", "pruned_count"]
 
 #: bound kind of a value (bits of ``flags``): exact, or a bound the search left
 #: (LOWER: the true value is at least this; UPPER: at most; both: a bound, side unknown)
@@ -105,21 +105,29 @@ def one_cut(record: Any, node: int) -> Cut | None:
                        variant == "practical")[node]
 
 
-def cuts_among(record: Any, nodes: np.ndarray) -> dict[int, Cut] | None:
-    """``record.cut(node)`` of each of ``nodes`` (int64) that has one, from a depth-first search's flags,
-    worded in one :func:`cut_reasons`; None when the record's cuts are to be read from ``record.cuts``.
+def flags_among(record: Any, nodes: np.ndarray) -> np.ndarray | None:
+    """Per node of ``nodes`` (int64) its flag bits (uint8, 0 where never visited), when they are the
+    record's word on bounds, cuts and the horizon (a depth-first search's record, which was handed no
+    cuts or horizon of its own); else None (then ask the record node by node).
 
-    Why: the text view draws a few hundred nodes of a big tree, and :func:`one_cut` per node read
-    three columns and built arrays for each (views/drawn_facts.py)."""
-    alpha, beta, flags = record._alpha, record._beta, record.flags
-    if record._derived_cuts is not None or flags is None or alpha is None or beta is None:
+    Why: the text view draws a few hundred nodes of a big tree; one read of their flags answers
+    ``bound_kind``, ``cut`` (is there one) and ``at_horizon`` for all (views/drawn_facts.py)."""
+    if record.flags is None or record._cuts is not None or record._horizon is not None:
         return None
     slots = record.values.slots(nodes)
     here = np.flatnonzero(slots >= 0)
-    cut = nodes[here[(as_numpy(flags)[slots[here]] & CUT) != 0]]
+    bits = np.zeros(len(nodes), dtype=np.uint8)
+    bits[here] = as_numpy(record.flags)[slots[here]]
+    return bits
+
+
+def worded_cuts(record: Any, nodes: np.ndarray, values: list[Value], alphas: list[Value],
+                betas: list[Value]) -> dict[int, Cut]:
+    """The cuts at ``nodes`` (flagged CUT, int64), worded as ``record.cut`` words them, from their values
+    and bounds already read."""
     variant = record.options.get("variant")
-    return cut_reasons(record.tree, cut, record.values.take(cut), alpha.take(cut), beta.take(cut),
-                       bool(record.options.get("strict")), variant in ("hard", "practical"), variant == "practical")
+    return cut_reasons(record.tree, nodes, values, alphas, betas, bool(record.options.get("strict")),
+                       variant in ("hard", "practical"), variant == "practical")
 
 
 def cut_form(is_max: bool, strict: bool, hard: bool) -> tuple[str, str, str]:

@@ -5,7 +5,7 @@ asking the record node by node (its value, bounds, bound sign, cut, whether
 the cut skipped anything, its id) cost ~20 µs a label: each question resolves
 the node's slot and decoder again, and a cut was worded one at a time. The
 drawn nodes are known before any label is made, so each column is read once
-for all of them (one ``take``, one :func:`~gametree_cli.search.record_facts.cuts_among`)
+for all of them (one ``take`` a column, one read of the flags, the cuts worded together)
 and labels are made from plain Python values. A small tree (no NumPy:
 tests/test_startup.py) asks the record node by node: the same answers, the
 same one reading API (tests/test_drawn_facts.py compares the two).
@@ -20,15 +20,15 @@ from ..core.lazy import lazy_module
 from ..core.model import Tree
 from ..core.numbers import Value
 from ..search.record import SearchRecord
-from ..search.record_facts import Cut, cuts_among
+from ..search.record_facts import CUT, HORIZON, LOWER, UPPER, Cut, flags_among, worded_cuts
 from .marks import AT_LEAST, AT_MOST, bound_sign
 
 np = lazy_module("numpy")
 
 __all__ = ["DrawnFacts", "drawn_facts", "drawn_ids", "subtree_sizes"]
 
-#: bound_kind bits (search/record_facts.py): LOWER, UPPER
-_SIGNS = {1: AT_LEAST, 2: AT_MOST}
+#: the sign of a bound kind (bits LOWER, UPPER; EXACT and "side unknown" show none)
+_SIGNS = {LOWER: AT_LEAST, UPPER: AT_MOST}
 
 
 class DrawnFacts:
@@ -55,16 +55,29 @@ def drawn_facts(record: SearchRecord, nodes: list[int]) -> DrawnFacts:
     if is_small(len(record.tree.kind)):
         return _one_by_one(record, nodes)
     facts = DrawnFacts(len(nodes))
-    tree, horizon = record.tree, record.horizon
-    facts.horizon = [node in horizon for node in nodes] if horizon else facts.horizon
     wanted = np.array(nodes, dtype=np.int64)
     visited = record.visited_mask(wanted)
     at = np.flatnonzero(visited).tolist()
     for position, value in zip(at, record.values.take(wanted[visited])):
         facts.values[position] = value
     _read_bounds(record, nodes, wanted, facts)
-    _read_signs(record, nodes, wanted, at, facts)
-    _read_cuts(record, nodes, wanted, facts)
+    bits = flags_among(record, wanted)
+    count = record.tree.count
+    if bits is None:  # searches that build Python values: the record's sets, its one rule for signs
+        horizon = record.horizon
+        if horizon:
+            facts.horizon = [node in horizon for node in nodes]
+        for position in at:
+            facts.signs[position] = bound_sign(record, nodes[position])
+        cuts = record.cuts
+        _read_cuts(record, nodes, {position: cuts[node] for position, node in enumerate(nodes) if node in cuts}, facts)
+        return facts
+    facts.horizon = ((bits & HORIZON) != 0).tolist()
+    kinds = (bits & (LOWER | UPPER)).tolist()
+    for position in at:
+        if count[nodes[position]] and not facts.horizon[position]:
+            facts.signs[position] = _SIGNS.get(kinds[position], "")
+    _read_cuts(record, nodes, _flagged_cuts(record, nodes, np.flatnonzero(bits & CUT).tolist(), facts), facts)
     return facts
 
 
@@ -94,39 +107,37 @@ def _read_bounds(record: SearchRecord, nodes: list[int], wanted: Any, facts: Dra
         facts.bounds[position] = (alpha, beta)
 
 
-def _read_signs(record: SearchRecord, nodes: list[int], wanted: Any, at: list[int], facts: DrawnFacts) -> None:
-    """:func:`~.marks.bound_sign` of each visited inner node not at the horizon; the flags' bits in bulk."""
-    count, horizon = record.tree.count, facts.horizon
-    asked = [position for position in at if count[nodes[position]] and not horizon[position]]
-    if not asked:
-        return
-    if record.flags is None:  # searches that build Python values: the record's one rule, node by node
-        for position in asked:
-            facts.signs[position] = bound_sign(record, nodes[position])
-        return
-    kinds = record.bound_kinds(wanted[asked]).tolist()
-    for position, kind in zip(asked, kinds):
-        facts.signs[position] = _SIGNS.get(kind, "")
+def _flagged_cuts(record: SearchRecord, nodes: list[int], flagged: list[int], facts: DrawnFacts) -> dict[int, Cut]:
+    """The cuts at the ``flagged`` positions, worded together from the values and bounds read already
+    (where one lacks them, as ``record.cut`` says)."""
+    found: dict[int, Cut] = {}
+    whole = [position for position in flagged if facts.values[position] is not None and facts.bounds[position] is not None]
+    for position in set(flagged).difference(whole):
+        cut = record.cut(nodes[position])
+        if cut is not None:
+            found[position] = cut
+    bounds = [facts.bounds[position] for position in whole]
+    worded = worded_cuts(record, np.array([nodes[position] for position in whole], dtype=np.int64),
+                         [facts.values[position] for position in whole],
+                         [pair[0] for pair in bounds], [pair[1] for pair in bounds])  # type: ignore[index]
+    for position in whole:
+        found[position] = worded[nodes[position]]
+    return found
 
 
-def _read_cuts(record: SearchRecord, nodes: list[int], wanted: Any, facts: DrawnFacts) -> None:
-    """``record.cut`` and ``record.skipped_nothing`` of each node: the cuts worded together, and the
-    children of the cut nodes checked in one visited mask."""
-    found = cuts_among(record, wanted)
-    if found is None:
-        cuts = record.cuts
-        found = {node: cuts[node] for node in nodes if node in cuts}
+def _read_cuts(record: SearchRecord, nodes: list[int], found: dict[int, Cut], facts: DrawnFacts) -> None:
+    """``record.cut`` (``found``, by position) and ``record.skipped_nothing`` of each node: the children of
+    the cut nodes checked in one visited mask."""
     if not found:
         return
     tree = record.tree
     first, count = tree.first, tree.count
-    cut_at = [position for position, node in enumerate(nodes) if node in found]
-    asked = [position for position in cut_at if not found[nodes[position]].value_name.startswith("probed")]
+    asked = [position for position in sorted(found) if not found[position].value_name.startswith("probed")]
     ranges = [(first[nodes[position]], count[nodes[position]]) for position in asked]
     children = np.array([child for start, size in ranges for child in range(start, start + size)], dtype=np.int64)
     visited = record.visited_mask(children).tolist()
-    for position in cut_at:
-        facts.cuts[position] = found[nodes[position]]
+    for position, cut in found.items():
+        facts.cuts[position] = cut
     offset = 0
     for position, (_, size) in zip(asked, ranges):
         facts.bound_reached[position] = all(visited[offset:offset + size])
