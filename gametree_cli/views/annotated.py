@@ -241,10 +241,15 @@ def annotated_tree(
             cut_off.append((node, branch))
             continue
         push_children(node, branch, level + 1, len(drawn) - 1)
+    said: dict[int, Line] = {}  # one line a size, drawn under each node of that size (lines are only read)
     for (node, branch), size in zip(cut_off, subtree_sizes(tree, [node for node, _ in cut_off])):
         below = size - 1
         hidden_nodes += below
-        branch.add(Line(w["more_nodes"].format(count=f"{below:,}", s="s" if below != 1 else ""), style="dim italic"))
+        line = said.get(below)
+        if line is None:
+            line = said[below] = Line(w["more_nodes"].format(count=f"{below:,}", s="s" if below != 1 else ""),
+                                      style="dim italic")
+        branch.children.append(Branch(line))
     hidden = len(cut_off)
     _make_labels(record, drawn, pv, pruned_roots, blank, w, lang, searched is not None)
     notes = _notes(w, record.options.get("order") if searched is not None else None, left_out, max_nodes,
