@@ -67,8 +67,10 @@ def drawn_facts(record: SearchRecord, nodes: list[int]) -> DrawnFacts:
         horizon = record.horizon
         if horizon:
             facts.horizon = [node in horizon for node in nodes]
-        for position in at:
-            facts.signs[position] = bound_sign(record, nodes[position])
+        for position in at:  # (bound_sign's rule, with the value and horizon read already)
+            node = nodes[position]
+            if count[node] and not facts.horizon[position]:
+                facts.signs[position] = _SIGNS.get(record.bound_kind(node), "")
         cuts = record.cuts
         _read_cuts(record, nodes, {position: cuts[node] for position, node in enumerate(nodes) if node in cuts}, facts)
         return facts
