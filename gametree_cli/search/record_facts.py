@@ -15,10 +15,11 @@ np = lazy_module("numpy")
 
 from ..core.model import MAX, Tree
 from ..core.numbers import Value, format_value
+from ..core.buffers import as_numpy
 from ..core.numeric import int64_view
 
 __all__ = ["Stats", "Cut", "EXACT", "LOWER", "UPPER", "CUT", "HORIZON", "cut_reasons", "cut_form", "skipped_children",
-           "one_cut", "ONE_CUT_FROM", "pruned_before", "pruned_count"]
+           "one_cut", "ONE_CUT_FROM", "flags_among", "worded_cuts", "pruned_before", "pruned_count"]
 
 #: bound kind of a value (bits of ``flags``): exact, or a bound the search left
 #: (LOWER: the true value is at least this; UPPER: at most; both: a bound, side unknown)
@@ -104,6 +105,31 @@ def one_cut(record: Any, node: int) -> Cut | None:
                        variant == "practical")[node]
 
 
+def flags_among(record: Any, nodes: np.ndarray) -> np.ndarray | None:
+    """Per node of ``nodes`` (int64) its flag bits (uint8, 0 where never visited), when they are the
+    record's word on bounds, cuts and the horizon (a depth-first search's record, which was handed no
+    cuts or horizon of its own); else None (then ask the record node by node).
+
+    Why: the text view draws a few hundred nodes of a big tree; one read of their flags answers
+    ``bound_kind``, ``cut`` (is there one) and ``at_horizon`` for all (views/drawn_facts.py)."""
+    if record.flags is None or record._cuts is not None or record._horizon is not None:
+        return None
+    slots = record.values.slots(nodes)
+    here = np.flatnonzero(slots >= 0)
+    bits = np.zeros(len(nodes), dtype=np.uint8)
+    bits[here] = as_numpy(record.flags)[slots[here]]
+    return bits
+
+
+def worded_cuts(record: Any, nodes: np.ndarray, values: list[Value], alphas: list[Value],
+                betas: list[Value]) -> dict[int, Cut]:
+    """The cuts at ``nodes`` (flagged CUT, int64), worded as ``record.cut`` words them, from their values
+    and bounds already read."""
+    variant = record.options.get("variant")
+    return cut_reasons(record.tree, nodes, values, alphas, betas, bool(record.options.get("strict")),
+                       variant in ("hard", "practical"), variant == "practical")
+
+
 def cut_form(is_max: bool, strict: bool, hard: bool) -> tuple[str, str, str]:
     """How :func:`cut_reasons` words a cut at a max (or min) node: ``(value_name, op, bound_name)``,
     each name ``v``, ``alpha`` or ``beta`` (for views that word many cuts at once)."""
@@ -135,20 +161,23 @@ def skipped_children(tree: Tree, cut_at: Any, child_order: Any) -> list[int]:
     return skipped
 
 
-def _cut_ranges(record: Any) -> tuple[np.ndarray, np.ndarray] | None:
-    """Per cut of a big depth-first record searched in file order, the first child it skipped and how
-    many (int64); None for any other record (its :attr:`pruned` list is then the answer)."""
+def _cut_rows(record: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per cut of a big depth-first record searched in file order, its node and how many children it
+    entered (int64); None for any other record (its :attr:`pruned` list is then the answer)."""
     cut_at = record._cut_at
     if record._pruned is not None or cut_at is None or isinstance(cut_at, list) or record._child_order is not None:
         return None
-    nodes, positions = cut_at[:, 0], cut_at[:, 1]
-    return int64_view(record.tree.first)[nodes] + positions, int64_view(record.tree.count)[nodes] - positions
+    return cut_at[:, 0], cut_at[:, 1]
 
 
 def pruned_count(record: Any) -> int:
-    """``len(record.pruned)``, without listing them when the cuts say how many (:func:`pruned_before`)."""
-    ranges = _cut_ranges(record)
-    return len(record.pruned) if ranges is None else int(ranges[1].sum())
+    """``len(record.pruned)``, without listing them when the cuts say how many: each cut skipped
+    its node's children past those it entered."""
+    rows = _cut_rows(record)
+    if rows is None:
+        return len(record.pruned)
+    nodes, positions = rows
+    return int(int64_view(record.tree.count)[nodes].sum()) - int(positions.sum())
 
 
 def pruned_before(record: Any, end: int) -> set[int]:
@@ -157,11 +186,13 @@ def pruned_before(record: Any, end: int) -> set[int]:
 
     Why: alpha-beta prunes 39,188 subtrees of a 1.4-million-node tree, and listing them all and
     hashing the list cost the text view ~4 ms to draw a few hundred nodes (docs/performance.md,
-    issue 14.3); the cuts whose skipped children start below ``end`` are few."""
-    ranges = _cut_ranges(record)
-    if ranges is None:
+    issue 14.3); the cuts at nodes below ``end`` are few (a child is numbered after its parent, so
+    no other cut skipped a child below ``end``), and only their ranges are read."""
+    rows = _cut_rows(record)
+    if rows is None:
         return {node for node in record.pruned if node < end}
-    starts, lengths = ranges
-    near = np.flatnonzero(starts < end)
-    return {child for start, length in zip(starts[near].tolist(), lengths[near].tolist())
-            for child in range(start, min(start + length, end))}
+    near = np.flatnonzero(rows[0] < end)
+    nodes, positions = rows[0][near], rows[1][near]
+    starts = (int64_view(record.tree.first)[nodes] + positions).tolist()
+    ends = (int64_view(record.tree.first)[nodes] + int64_view(record.tree.count)[nodes]).tolist()
+    return {child for start, stop in zip(starts, ends) for child in range(start, min(stop, end))}

@@ -18,7 +18,7 @@ from ..core.levels import level_bounds
 from ..search.record import SearchRecord
 from ..search.record_facts import pruned_before, pruned_count
 from .drawing import Branch, Drawing, Line
-from .marks import bound_sign
+from .drawn_facts import DrawnFacts, drawn_facts, drawn_ids, subtree_sizes
 from .words import PV_MARK, cut_reason, words
 
 __all__ = ["annotated_tree", "summary_line", "render_result", "display_depth", "DEFAULT_MAX_NODES_SHOWN", "kind_label", "capped_children"]
@@ -64,32 +64,43 @@ def display_depth(tree: Tree, max_nodes: int, max_levels: int = MAX_LEVELS_SHOWN
         start, end = end, end + size
 
 
-def _label(record: SearchRecord, node: int, on_pv: bool, pruned: bool, blank: bool, w: dict[str, str],
-           lang: str = "en") -> Line:
+#: the kind of a max, min or chance node as drawn: its run of text (a player's name is the file's, escaped)
+_KIND_RUNS = {MAX: ("▲ max", KIND_STYLE[MAX]), MIN: ("▼ min", KIND_STYLE[MIN]), CHANCE: ("○ chance", KIND_STYLE[CHANCE])}
+
+
+def _label(record: SearchRecord, node: int, facts: DrawnFacts | None, at: int, name: str, on_pv: bool, pruned: bool,
+           blank: bool, w: dict[str, str], lang: str = "en") -> Line:
+    """The node's line; ``facts`` (None when ``blank``) hold what the record says of it, at position ``at``.
+
+    Text of our own (words, marks, numbers: printable) goes in as runs (``put``), the file's names
+    through :meth:`Line.append`, which escapes them: a few hundred labels of a big tree's view."""
     tree = record.tree
     text = Line()
+    put = text.runs.append
     if on_pv:
-        text.append(f"{PV_MARK} ", style="bold green")
+        put((f"{PV_MARK} ", "bold green"))
     if node and tree.moves.get(node) is not None:
         text.append(f"{tree.move(node)} → ", style="dim" if pruned else "italic")
     if tree.prob is not None and tree.prob[node] is not None:
-        text.append(f"[p={format_number(tree.prob[node])}] ", style="cyan")
-    text.append(tree.node_id(node), style="bold green" if on_pv else ("dim" if pruned else "bold"))
-    kind = kind_label(tree, node)
-    if kind:
+        put((f"[p={format_number(tree.prob[node])}] ", "cyan"))
+    text.append(name, style="bold green" if on_pv else ("dim" if pruned else "bold"))
+    kind = tree.kind[node]
+    if kind in _KIND_RUNS:
+        put((" ", ""))
+        put(_KIND_RUNS[kind])
+    elif kind == PLAYER:
         text.append(" ")
-        text.append_line(kind)
+        text.append_line(kind_label(tree, node))
         side = coalition_side(record, node)
         if side is not None:
-            text.append(f" {side}", style=KIND_STYLE[MAX if side.endswith("max") else MIN])
-    averaged = tree.kind[node] == CHANCE or (record.algorithm == "expectimax" and tree.kind[node] == MIN)
+            put((f" {side}", KIND_STYLE[MAX if side.endswith("max") else MIN]))
+    averaged = kind == CHANCE or (kind == MIN and record.algorithm == "expectimax")
     share = tree.extra[node].get("random") if node in tree.extra else None
-    if averaged and tree.kind[node] == MIN and not blank:
-        text.append(" " + w["averaged"], style="cyan")
+    if averaged and kind == MIN and not blank:
+        put((" " + w["averaged"], "cyan"))
     elif share:  # an opponent model: moves at random this share of the time
-        text.append(" " + w["random"].format(share=format_number(share)), style="cyan")  # type: ignore[arg-type]
-    value = record.values[node]
-    if blank:
+        put((" " + w["random"].format(share=format_number(share)), "cyan"))  # type: ignore[arg-type]
+    if blank or facts is None:
         if tree.count[node] == 0:
             text.append(f"  {format_value(tree.value[node])}")
         elif node in tree.evals:
@@ -98,34 +109,36 @@ def _label(record: SearchRecord, node: int, on_pv: bool, pruned: bool, blank: bo
         return text
     if pruned:
         return text
+    value, horizon, cut = facts.values[at], facts.horizon[at], facts.cuts[at]
+    inner = tree.count[node] != 0
     if value is not None:
-        reduced = _reduced_vector(record, node)
+        reduced = _reduced_vector(record, node, value, horizon)
         if reduced is not None:  # paranoid: the vector, then the root player's number from it
-            text.append(f"  {format_value(reduced)}", style="dim")
-        text.append(f"  {bound_sign(record, node) or '='} ")
-        horizon = record.at_horizon(node)
-        decider = tree.player[node] if tree.kind[node] == PLAYER and not horizon else None
-        text.append_line(value_text(value, decider, "bold green" if on_pv else "bold"))
-        if averaged and tree.count[node] and not horizon and record.cut(node) is None:
-            text.append(" " + w["expected"], style="cyan")
-    horizon = record.at_horizon(node)
+            put((f"  {format_value(reduced)}", "dim"))
+        put((f"  {facts.signs[at] or '='} ", ""))
+        style = "bold green" if on_pv else "bold"
+        if isinstance(value, tuple):
+            text.append_line(value_text(value, tree.player[node] if kind == PLAYER and not horizon else None, style))
+        else:
+            put((format_value(value), style))
+        if averaged and inner and not horizon and cut is None:
+            put((" " + w["expected"], "cyan"))
     if horizon:
-        text.append("  " + w["eval_at_limit"], style="italic")
-    bounds = record.bounds(node)
-    if bounds is not None and tree.count[node] and not horizon:
-        text.append(f"  [α={format_value(bounds[0])}, β={format_value(bounds[1])}]", style="dim")
+        put(("  " + w["eval_at_limit"], "italic"))
+    bounds = facts.bounds[at]
+    if bounds is not None and inner and not horizon:
+        put((f"  [α={format_value(bounds[0])}, β={format_value(bounds[1])}]", "dim"))
     if record.bound is not None and node in record.bound and not horizon:
-        text.append(f"  [Bound={format_value(record.bound[node])}]", style="dim")
+        put((f"  [Bound={format_value(record.bound[node])}]", "dim"))
     probe = record.probes.get(node) if record.probes else None
     if probe is not None:  # Star2: what the probe of the node's first move said
         side, found = probe
         shown = f"≥ {format_value(found)}" if side == "lower" else (
             f"≤ {format_value(found)}" if side == "upper" else f"{format_value(found)}, {w['no_bound']}")
-        text.append("  " + w["probe"].format(shown=shown), style="cyan")
-    cut = record.cut(node)
+        put(("  " + w["probe"].format(shown=shown), "cyan"))
     if cut is not None:
-        said = w["last_child"] if record.skipped_nothing(node) else w["cut"]
-        text.append("  " + said.format(reason=cut_reason(cut, lang)), style="yellow")
+        said = w["last_child"] if facts.bound_reached[at] else w["cut"]
+        put(("  " + said.format(reason=cut_reason(cut, lang)), "yellow"))
     return text
 
 
@@ -152,16 +165,16 @@ def coalition_side(record: SearchRecord, node: int) -> str | None:
     return "▲ max" if tree.player_name(node) == root else "▼ min"
 
 
-def _reduced_vector(record: SearchRecord, node: int) -> Value | None:
-    """The vector a scalar value was taken from (paranoid leaves and evals), else None."""
+def _reduced_vector(record: SearchRecord, node: int, value: Value, horizon: bool) -> Value | None:
+    """The vector a scalar ``value`` was taken from (paranoid leaves and evals), else None."""
     tree = record.tree
     if tree.count[node] == 0:
         vector = tree.value[node]
-    elif record.at_horizon(node):
+    elif horizon:
         vector = tree.evals.get(node)
     else:
         return None
-    if isinstance(vector, tuple) and not isinstance(record.values[node], tuple):
+    if isinstance(vector, tuple) and not isinstance(value, tuple):
         return vector
     return None
 
@@ -189,60 +202,87 @@ def annotated_tree(
     searched = None if blank else search_order(record)
     pv = set(record.principal_variation()) | {0} if not blank else set()
     pruned_roots = pruned_before(record, level_bounds(tree, limit)[-1][1] if limit is not None else len(tree))  # drawn
-    values = record.values
-    first, count = tree.first, tree.count
-    root = Branch(_label(record, 0, 0 in pv, False, blank, w, lang))
-    hidden = 0
+    count = tree.count
+    root = Branch(Line())
     hidden_nodes = 0
-    # (node, rich parent, depth, inside a pruned subtree)
+    cut_off: list[tuple[int, Branch]] = []  # drawn nodes at the last level drawn, with children below it
+    # the drawn nodes, parents first, each with its branch and its parent's position here (labels made after)
+    drawn: list[tuple[int, Branch, int]] = [(0, root, -1)]
+    # (node, rich parent, depth, its parent's position in ``drawn``)
     # (a negative node stands for the -node children of a wide node left out)
-    stack: list[tuple[int, Branch, int, bool]] = []
+    stack: list[tuple[int, Branch, int, int]] = []
     left_out = 0
 
-    def push_children(node: int, holder: Branch, level: int, pruned: bool) -> None:
+    def push_children(node: int, holder: Branch, level: int, up: int) -> None:
         nonlocal left_out
         children, omitted = capped_children(_drawn_children(tree, node, searched), max_nodes, pv)
         if omitted:
             left_out += omitted
             extra = children[max_nodes:]  # children on the principal variation, drawn after the gap
             for child in reversed(extra):
-                stack.append((child, holder, level, pruned))
-            stack.append((-omitted, holder, level, pruned))
+                stack.append((child, holder, level, up))
+            stack.append((-omitted, holder, level, up))
             children = children[:max_nodes]
         for child in reversed(children):
-            stack.append((child, holder, level, pruned))
+            stack.append((child, holder, level, up))
 
-    push_children(0, root, 1, False)
-    parent = tree.parents() if searched is not None else None
+    push_children(0, root, 1, 0)
     while stack:
-        node, holder, level, pruned = stack.pop()
+        node, holder, level, up = stack.pop()
         if node < 0:
             holder.add(Line(w["more_children"].format(count=f"{-node:,}"), style="dim italic"))
             continue
-        pruned = pruned or node in pruned_roots or (not blank and values[node] is None)
-        label = _label(record, node, node in pv and not pruned, pruned, blank, w, lang)
-        if parent is not None:
-            # searched out of file order: say where the child sits in the file
-            label.prepend(f"#{node - first[parent[node]] + 1} ", "dim")
-        if node in pruned_roots and not blank:
-            label.append("  " + w["pruned"], style="yellow dim")
-            label.stylize("dim")
-        elif pruned and not blank:
-            label.stylize("dim")
-        branch = holder.add(label)
+        branch = holder.add(root.label)  # its label is made below, once every drawn node is known
+        drawn.append((node, branch, up))
         n_children = count[node]
         if not n_children:
             continue
         if limit is not None and level >= limit:
-            below = tree.subtree_size(node) - 1
-            hidden += 1
-            hidden_nodes += below
-            branch.add(Line(w["more_nodes"].format(count=f"{below:,}", s="s" if below != 1 else ""), style="dim italic"))
+            cut_off.append((node, branch))
             continue
-        push_children(node, branch, level + 1, pruned)
+        push_children(node, branch, level + 1, len(drawn) - 1)
+    said: dict[int, Line] = {}  # one line a size, drawn under each node of that size (lines are only read)
+    for (node, branch), size in zip(cut_off, subtree_sizes(tree, [node for node, _ in cut_off])):
+        below = size - 1
+        hidden_nodes += below
+        line = said.get(below)
+        if line is None:
+            line = said[below] = Line(w["more_nodes"].format(count=f"{below:,}", s="s" if below != 1 else ""),
+                                      style="dim italic")
+        branch.children.append(Branch(line))
+    hidden = len(cut_off)
+    _make_labels(record, drawn, pv, pruned_roots, blank, w, lang, searched is not None)
     notes = _notes(w, record.options.get("order") if searched is not None else None, left_out, max_nodes,
                    (limit, hidden_nodes) if hidden else None)
     return Drawing(root, *notes)
+
+
+def _make_labels(record: SearchRecord, drawn: list[tuple[int, Branch, int]], pv: set[int], pruned_roots: set[int],
+                 blank: bool, w: dict[str, str], lang: str, reordered: bool) -> None:
+    """Each drawn node's label, from the record's facts of all drawn nodes read at once (:mod:`.drawn_facts`):
+    a node is drawn pruned below a pruned one, at a pruned root, or where the search never went."""
+    tree = record.tree
+    nodes = [node for node, _, _ in drawn]
+    ups = [up for _, _, up in drawn]
+    facts = None if blank else drawn_facts(record, nodes)
+    names = drawn_ids(tree, nodes, ups)
+    drawn[0][1].label = _label(record, 0, facts, 0, names[0], 0 in pv, False, blank, w, lang)
+    is_pruned = [False] * len(drawn)
+    first = tree.first
+    for at in range(1, len(drawn)):
+        node, branch, up = drawn[at]
+        at_root = node in pruned_roots
+        pruned = is_pruned[at] = is_pruned[up] or at_root or (facts is not None and facts.values[at] is None)
+        label = _label(record, node, facts, at, names[at], node in pv and not pruned, pruned, blank, w, lang)
+        if reordered:
+            # searched out of file order: say where the child sits in the file
+            label.prepend(f"#{node - first[nodes[up]] + 1} ", "dim")
+        if at_root and not blank:
+            label.append("  " + w["pruned"], style="yellow dim")
+            label.stylize("dim")
+        elif pruned and not blank:
+            label.stylize("dim")
+        branch.label = label
 
 
 def _notes(w: dict[str, str], order: object, left_out: int, max_nodes: int,

@@ -76,7 +76,7 @@ class Line:
 
     @property
     def plain(self) -> str:
-        return "".join(text for text, _ in self.runs)
+        return "".join([text for text, _ in self.runs])
 
     def __bool__(self) -> bool:
         return bool(self.runs)
@@ -118,13 +118,13 @@ class Branch:
     def plain_lines(self) -> list[str] | None:
         """The lines rich draws, guides included; None when one would not come out unchanged."""
         lines: list[str] = []
+        labels: list[str] = []
         # (branch, guides of the levels above it, its own guide)
         stack: list[tuple[Branch, str, str]] = [(self, "", "")]
         while stack:
             branch, above, own = stack.pop()
             text = branch.label.plain
-            if not one_cell_each(text):
-                return None
+            labels.append(text)
             lines.append(above + own + text)
             children = branch.children
             if children:
@@ -132,7 +132,8 @@ class Branch:
                 last = len(children) - 1
                 for position in range(last, -1, -1):
                     stack.append((children[position], below, END if position == last else FORK))
-        return lines
+        # the labels checked together (a check a line cost ~1 µs: ~0.5 ms of a big tree's text view)
+        return lines if one_cell_each("".join(labels)) else None
 
 
 Part = Union[Line, Branch]
