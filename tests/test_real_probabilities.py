@@ -203,3 +203,32 @@ def test_a_decimal_with_more_digits_than_a_float_holds_is_read_back_as_the_float
     record = sweep(tree, name="expectiminimax", min_width=0)
     assert record is not None and record.python_levels > 0
     assert_matches_the_oracle(record, document)
+
+
+#: found by Hypothesis (2026-11-25): the levels' common denominator (2.1·10^18, from a 12-digit share and a
+#: decimal eval) fits the top levels but not the horizon's; the sweep then decoded the levels it had already
+#: rescaled over their old denominators, and the min nodes read -2·10^12 instead of -2
+RESCALED_THEN_DECODED = {"root": {"type": "max", "eval": 3, "children": [
+    {"type": "chance", "eval": 3, "children": [
+        {"type": "min", "eval": 3, "children": [3, -2, {"type": "chance", "eval": 3, "children": [{"p": 1.0, "value": 3}]}]}]},
+    {"type": "chance", "eval": 3, "children": [
+        {"type": "min", "eval": 3, "p": "1/1", "children": [
+            {"type": "chance", "eval": 1e-05, "children": [
+                {"type": "max", "children": [3, 3, 3], "eval": 3, "p": 0.0},
+                {"type": "max", "children": [3, 3, 3], "eval": 3, "p": 0.0},
+                {"p": 0.0, "value": 3}, {"p": 1.0, "value": 3}]},
+            3, -2,
+            {"type": "max", "eval": 3, "children": [
+                {"type": "chance", "eval": 3, "children": [{"p": 0.0, "value": 3}, {"p": 0.0, "value": 3}, {"p": 1.0, "value": 3}]},
+                {"type": "chance", "eval": 3, "children": [{"p": 0.0, "value": 3}, {"p": 0.0, "value": 3},
+                                                           {"p": 1e-12, "value": 3}, {"p": 0.999999999999, "value": 3}]},
+                {"type": "max", "children": ["1/3"], "eval": 3},
+                {"type": "max", "children": ["-5/7"], "eval": 3}]}]}]}]}}
+
+
+def test_a_level_too_big_to_rescale_leaves_the_rescaled_ones_right():
+    tree = build_tree(json.loads(json.dumps(RESCALED_THEN_DECODED)), may_alias=False)
+    record = sweep(tree, 3, name="expectiminimax", min_width=0)
+    assert record is not None and record.engine == "sweep"
+    assert_matches_the_oracle(record, RESCALED_THEN_DECODED, 3)
+    assert list(record.values) == list(general_python_search(tree, "expectiminimax", 3).values)

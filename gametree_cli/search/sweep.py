@@ -275,13 +275,15 @@ def _column(levels: list[tuple[int, int]], values: np.ndarray, level_denominator
     the numerators fit (else Python numbers, level by level)."""
     exact = values.dtype.kind == "i"
     top = level_denominators[0]
+    scaled = list(level_denominators)  # each level's denominator as it is now: the loop rescales in place
     for level, level_denominator in enumerate(level_denominators):
         if level_denominator != top:
             start, end = levels[level]
             factor = top // level_denominator
             if int(np.abs(values[start:end]).max(initial=0)) * factor >= _LIMIT:
-                return _decoded(levels, values, level_denominators, decimal)
+                return _decoded(levels, values, scaled, decimal)  # (the levels above are over ``top`` by now)
             values[start:end] *= factor
+            scaled[level] = top
     if decimal is None and (not exact or top == 1):
         return Column.scaled(values, top if exact else 1, present)
     # exact fractions too: the written column prints them in bulk (json_items)
