@@ -21,6 +21,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ..core.buffers import sorted_distinct
 from ..core.errors import TreeFormatError
 from ..core.numbers import Number
 
@@ -51,7 +52,7 @@ def decode_shares(numerators: np.ndarray, denominator: int, decimal: np.ndarray 
     keys = numerators[edges].astype(np.int64) * 2
     if decimal is not None:
         keys += decimal[edges].astype(np.int64)
-    distinct = np.unique(keys)
+    distinct = sorted_distinct(keys)
     table = np.empty(len(distinct), dtype=object)
     for position, key in enumerate(distinct.tolist()):
         numerator = key >> 1

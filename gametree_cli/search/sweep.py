@@ -332,8 +332,9 @@ def _weights(numeric: Numeric, child_start: int, inner: np.ndarray, sizes: np.nd
     chance = averaged & (inner_kind == CHANCE)
     uniform = averaged & ~chance
     scale = numeric.prob_denominator if chance.any() else 1
-    for size in np.unique(sizes[uniform]).tolist():
-        scale = scale * size // math.gcd(scale, size)
+    if uniform.any():  # (np.unique imports numpy.ma, ~10 ms, even for no sizes at all)
+        for size in np.unique(sizes[uniform]).tolist():
+            scale = scale * size // math.gcd(scale, size)
     segment = np.repeat(np.arange(len(inner)), sizes)
     weights = np.zeros(len(segment), dtype=np.int64)
     if chance.any():
