@@ -24,6 +24,7 @@ COMPILED_MODULES = [
     "gametree_cli/io/scan_skip.py",  # JSON values skipped (io/partial.py, locate.py)
     "gametree_cli/io/gtb_columns.py",  # a .gtb tree's columns made in one pass (io/binary.py)
     "gametree_cli/views/paste_lines.py",  # the JSON result's lines assembled (views/json_text.py)
+    "gametree_cli/core/plain_scans.py",  # a plain search record's whole-array steps (core/buffers.py)
 ]
 
 

@@ -42,8 +42,10 @@ def search_options(
     return options
 
 
-def read_tree(path: Optional[str], tree_text: Optional[str], max_nodes: int | None = None) -> Tree:
-    """The tree named on the command line: a path, ``-``, or ``--tree`` text."""
+def read_tree(path: Optional[str], tree_text: Optional[str], max_nodes: int | None = None, *,
+              plain: bool = False) -> Tree:
+    """The tree named on the command line: a path, ``-``, or ``--tree`` text (``plain``: see
+    :func:`~gametree_cli.io.loader.load_tree`)."""
     from ..io.document import DEFAULT_MAX_NODES
     from ..io.loader import load_tree, parse_tree
 
@@ -57,7 +59,7 @@ def read_tree(path: Optional[str], tree_text: Optional[str], max_nodes: int | No
     elif path is None:
         raise GameTreeError("no tree given: name a TREE file, '-' for standard input, or use --tree TEXT")
     else:
-        tree = load_tree(path, max_nodes=limit)
+        tree = load_tree(path, max_nodes=limit, plain=plain)
     start_up_over()  # the reader's imports (NumPy's for a big tree) are done: the collector back on (collector.py)
     return tree
 

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 __all__ = ["run_solve"]
 
+#: the searches a plain tree is read for (None: the default, alpha-beta for a two-player tree)
+_PLAIN_ALGORITHMS = (None, "alphabeta", "minimax")
+
 
 @reports_errors
 def run_solve(
@@ -51,7 +54,11 @@ def run_solve(
         if answers_file == "-":
             raise GameTreeError("--answers: name a file ('-' is not possible: standard output carries the result)")
         check_target(answers_file, force=force, protect=(tree_file,))  # refused before the work, not after
-    tree = read_tree(tree_file, tree_text, max_nodes)
+    # the default view of a two-player search reads a few hundred nodes: a big .gtb tree is then read and
+    # searched in plain buffers, without NumPy's import (io/gtb_plain.py; docs/performance.md, issue 14.3)
+    plain = (output is OutputFormat.text and not trace and not show_all and answers_file is None and depth is None
+             and algo in _PLAIN_ALGORITHMS)
+    tree = read_tree(tree_file, tree_text, max_nodes, plain=plain)
     options = search_options(depth, variant, strict, order, ties, constant_sum, bounds)
     events: list[Event] | None = None
     observer: Observer | None = None

@@ -18,7 +18,7 @@ from . import lazy
 
 np = lazy.lazy_module("numpy")
 
-__all__ = ["is_small", "new_array", "as_numpy", "typed_view", "slot_table", "SlotTable", "flagged", "pick", "sorted_distinct", "aligned", "HUGE_PAGE"]
+__all__ = ["is_small", "plain_for", "plain_block", "new_array", "as_numpy", "typed_view", "slot_table", "SlotTable", "flagged", "flagged_all", "pick", "sorted_distinct", "aligned", "HUGE_PAGE"]
 
 #: the array typecodes used, as NumPy dtypes
 _DTYPES = {"q": "int64", "B": "uint8", "i": "int32"}
@@ -29,12 +29,42 @@ def is_small(nodes: int) -> bool:
     return nodes < lazy.SMALL_TREE
 
 
-def new_array(length: int, typecode: str, nodes: int) -> Any:
+def plain_for(tree: Any) -> bool:
+    """Whether ``tree`` is searched and shown with plain buffers, without NumPy: a small tree, or one read
+    for a view that reads a few of its nodes (``Tree.plain``: io/gtb_plain.py)."""
+    return tree.plain or is_small(len(tree.kind))
+
+
+def plain_block(size: int) -> memoryview:
+    """``size`` bytes of zeros without NumPy: a ``bytearray``, or from 4 MB anonymous memory in 2 MB pages.
+
+    Why: fresh memory is a large part of a big ``.gtb`` run (the kernel zeroes each page as it is first
+    written); in 2 MB pages that is ~500 times fewer page faults than ``bytearray``'s 4 kB ones, and the
+    pages never written (a pruning search's, a run of leaves') cost nothing (docs/performance.md, issue 14,
+    target 3b). The mapping is a whole number of 2 MB pages, which the kernel places on a 2 MB boundary."""
+    if size < 2 * HUGE_PAGE:
+        return memoryview(bytearray(size))
+    import mmap
+
+    length = -(-size // HUGE_PAGE) * HUGE_PAGE
+    if not hasattr(mmap, "MAP_PRIVATE"):  # (Windows: anonymous memory, its own pages)
+        return memoryview(mmap.mmap(-1, length))[:size]
+    # private: a shared anonymous mapping is shared memory, which the kernel gives no big pages
+    block = mmap.mmap(-1, length, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        block.madvise(mmap.MADV_HUGEPAGE)
+    return memoryview(block)[:size]
+
+
+def new_array(length: int, typecode: str, nodes: int, plain: bool = False) -> Any:
     """``length`` entries of C type ``typecode`` (``q`` int64, ``B`` uint8, ``i`` int32) for a tree of
-    ``nodes`` nodes: zeros in an ``array.array`` for a small tree, else uninitialised NumPy (the pages a
-    pruning search never writes cost no memory)."""
+    ``nodes`` nodes: zeros in an ``array.array`` for a small tree, zeros in a :func:`plain_block` for a
+    big ``plain`` one (:func:`plain_for`), else uninitialised NumPy (the pages a pruning search never
+    writes cost no memory)."""
     if is_small(nodes):
         return array(typecode, bytes(length * array(typecode).itemsize))
+    if plain:
+        return plain_block(length * array(typecode).itemsize).cast(typecode)
     # from a 2 MB boundary: a search writes the start of each, in one big page (~0.15 ms) rather than
     # ~160 4 kB ones (~2 µs each) per 81,000 visits (docs/performance.md, issue 14, target 3b)
     return aligned(length, _DTYPES[typecode])
@@ -79,13 +109,20 @@ def typed_view(data: Any, typecode: str) -> memoryview:
     return memoryview(np.ascontiguousarray(data)).cast("B").cast(typecode)
 
 
-def slot_table(order: Any, nodes: int) -> Any:
+def slot_table(order: Any, nodes: int, plain: bool = False) -> Any:
     """Per node its position in ``order`` (-1: absent), int32 (int64 from 2^31 nodes): an ``array``
-    for a small tree, else a :class:`SlotTable` (read like the NumPy array it replaces)."""
+    for a small tree or a ``plain`` one (:func:`plain_for`; below 2^31 nodes), else a :class:`SlotTable`
+    (read like the NumPy array it replaces)."""
     if is_small(nodes):
         table = array("i", [-1]) * nodes
         for slot, node in enumerate(order):
             table[node] = slot
+        return table
+    if plain and nodes < (1 << 31):
+        from .plain_scans import fill_slots
+
+        table = plain_block(4 * nodes).cast("i")  # (2 MB pages: ~1,400 fewer page faults than an array)
+        fill_slots(order, table)
         return table
     return SlotTable(order, nodes)
 
@@ -157,9 +194,24 @@ class SlotTable:
 
 def flagged(flags: Any, bit: int) -> Any:
     """The positions of ``flags`` (uint8) that have ``bit`` set, int64, in the kind of array given."""
-    if isinstance(flags, array):
+    if isinstance(flags, array) or (isinstance(flags, memoryview) and is_small(len(flags))):
         return array("q", [slot for slot, bits in enumerate(flags) if bits & bit])
+    if isinstance(flags, memoryview):  # a big plain record's (plain_for)
+        from .plain_scans import positions_with
+
+        return positions_with(flags, bit, False)
     return np.flatnonzero(flags & bit)
+
+
+def flagged_all(flags: Any, bits: int) -> list[int]:
+    """The positions of ``flags`` (uint8) that have all of ``bits`` set, of either kind of array."""
+    if hasattr(flags, "dtype"):  # NumPy
+        return (((flags & bits) == bits).nonzero()[0]).tolist()  # type: ignore[no-any-return]
+    if is_small(len(flags)):
+        return [slot for slot, each in enumerate(flags) if each & bits == bits]
+    from .plain_scans import positions_with
+
+    return positions_with(flags, bits, True).tolist()
 
 
 def pick(data: Sequence[int], positions: Any) -> Any:

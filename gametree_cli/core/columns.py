@@ -97,7 +97,7 @@ class Column(Sequence):
         reader = self._reader
         if reader is None:
             reader = self._reader = self._decode()
-        return reader(data[slot] if isinstance(data, array) else data.item(slot))
+        return reader(data[slot] if isinstance(data, (array, memoryview)) else data.item(slot))
 
     def __setitem__(self, node: int, value: Value | None) -> None:
         """Writable (Star1 reports its bounds as decimals afterwards): array storage becomes a list once."""
@@ -106,7 +106,7 @@ class Column(Sequence):
         self.data[node] = value
 
     def __iter__(self) -> Iterator[Value | None]:
-        if is_small(self.size):  # (no NumPy for a small tree)
+        if is_small(self.size) or isinstance(self.data, memoryview):  # (no NumPy for a small tree, or a plain one)
             yield from map(self.__getitem__, range(self.size))
             return
         step = 1 << 16
@@ -195,8 +195,9 @@ class Column(Sequence):
 
 
 def _arrayed(data: Any) -> bool:
-    """Whether ``data`` is array storage (an ``array.array`` or a NumPy array), not a list or a dict."""
-    return isinstance(data, array) or (not isinstance(data, (list, Mapping)) and isinstance(data, np.ndarray))
+    """Whether ``data`` is array storage (an ``array.array``, a plain tree's memoryview or a NumPy array), not a
+    list or a dict."""
+    return isinstance(data, (array, memoryview)) or (not isinstance(data, (list, Mapping)) and isinstance(data, np.ndarray))
 
 
 def _same(raw: Any) -> Any:

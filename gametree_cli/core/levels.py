@@ -14,6 +14,15 @@ def level_bounds(tree: Tree, depth_limit: int | None = None) -> list[tuple[int, 
     next level's size is the sum of this level's child counts.
     """
     levels = [(0, 1)]
+    totals = tree._totals
+    if totals is not None:  # the running sums a reader made (a .gtb file's): each level's size by a subtraction
+        while depth_limit is None or len(levels) <= depth_limit:
+            start, end = levels[-1]
+            size = totals[end] - totals[start]
+            if not size:
+                break
+            levels.append((end, end + size))
+        return levels
     count = tree.count
     if len(count) > 4096:  # summing slices in NumPy: ~50x faster on big levels
         from .numeric import int64_view

@@ -121,7 +121,7 @@ class Tree:
 
     __slots__ = ("kind", "first", "count", "value", "player", "prob", "evals", "explicit_ids", "moves", "extra", "players",
                  "vector_payoffs", "total", "bounds", "title", "source", "_ids", "_index", "_parent", "_depth",
-                 "_numeric", "_totals", "_recent_ids")
+                 "_numeric", "_totals", "_recent_ids", "plain")
 
     def __init__(self, kind: bytearray, first: array, count: array, value: list[Value | None], player: array,
                  prob: list[Number | None] | None = None, evals: dict[int, Value] | None = None,
@@ -146,6 +146,9 @@ class Tree:
         #: running sums of the child counts (subtree_size), made on first use
         self._totals: Sequence[int] | None = None
         self._recent_ids: dict[int, str] = {}
+        #: searched and shown with plain buffers whatever its size, never NumPy (core/buffers.plain_for): set by
+        #: the ``.gtb`` reader when asked, for a view that reads a few nodes of a big tree (io/gtb_plain.py)
+        self.plain = False
 
     # -- shape ---------------------------------------------------------------
 

@@ -41,7 +41,8 @@ def int64_view(data: Any) -> np.ndarray:
 
 
 class LazyValues(Sequence):
-    """Per-node values held in a NumPy array, read as Python numbers on demand.
+    """Per-node values held in a NumPy array (or an int64 memoryview: a plain tree's, core/buffers.plain_for),
+    read as Python numbers on demand.
 
     Behaves like the ``list[Value | None]`` of :class:`~gametree_cli.search.record.SearchRecord`
     for reading: ``values[node]`` is an ``int``, ``Fraction`` or ``float``, or
@@ -53,19 +54,21 @@ class LazyValues(Sequence):
         present: per node, whether it has a value; None means every node has.
     """
 
-    __slots__ = ("data", "denominator", "present", "_list")
+    __slots__ = ("data", "denominator", "present", "_list", "_floats", "_plain")
 
     def __init__(self, data: np.ndarray, denominator: int = 1, present: np.ndarray | None = None) -> None:
         self.data = data
         self.denominator = denominator
         self.present = present
         self._list: list[Value | None] | None = None
+        self._plain = isinstance(data, memoryview)  # (indexed to Python numbers as they are)
+        self._floats = data.format == "d" if self._plain else data.dtype.kind == "f"
 
     def __len__(self) -> int:
         return len(self.data)
 
     def _convert(self, raw: Any) -> Number:
-        if self.data.dtype.kind == "f":
+        if self._floats:
             return float(raw)
         if self.denominator == 1:
             return int(raw)
@@ -83,9 +86,14 @@ class LazyValues(Sequence):
             return self._list[index]
         if isinstance(index, slice):
             return self.tolist(index)
-        if self.present is not None and not self.present.item(index):
-            return None
-        raw = self.data.item(index)  # a Python int or float, without a NumPy scalar in between
+        if self._plain:
+            if self.present is not None and not self.present[index]:
+                return None
+            raw = self.data[index]
+        else:
+            if self.present is not None and not self.present.item(index):
+                return None
+            raw = self.data.item(index)  # a Python int or float, without a NumPy scalar in between
         if self.denominator == 1 or type(raw) is float:
             return raw
         from fractions import Fraction  # here, not at the top: a tree of integers never needs fractions (core/numbers.py: fraction_type)
@@ -98,7 +106,7 @@ class LazyValues(Sequence):
         if self._list is not None:
             return self._list[part]
         raw = self.data[part]
-        if self.data.dtype.kind == "f" or self.denominator == 1:
+        if self._floats or self.denominator == 1:
             values: list[Any] = raw.tolist()
         else:
             from fractions import Fraction  # here, not at the top: a tree of integers never needs fractions (core/numbers.py: fraction_type)
@@ -115,9 +123,11 @@ class LazyValues(Sequence):
         """Python numbers of ``nodes`` (int64), converted in bulk."""
         if self._list is not None:
             return list(map(self._list.__getitem__, nodes.tolist()))
+        if self._plain:
+            return list(map(self.__getitem__, nodes.tolist() if hasattr(nodes, "tolist") else nodes))
         raw = self.data[nodes]
         values: list[Any] = raw.tolist()
-        if self.data.dtype.kind != "f" and self.denominator != 1:
+        if not self._floats and self.denominator != 1:
             values = list(map(self._convert, values))
         if self.present is not None:
             values = [value if here else None for value, here in zip(values, self.present[nodes].tolist())]
@@ -142,7 +152,8 @@ class LazyValues(Sequence):
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"LazyValues({len(self)} nodes, {self.data.dtype}, denominator={self.denominator})"
+        kind = ("float64" if self._floats else "int64") if self._plain else self.data.dtype
+        return f"LazyValues({len(self)} nodes, {kind}, denominator={self.denominator})"
 
 
 class Numeric(NamedTuple):
@@ -172,7 +183,7 @@ class Numeric(NamedTuple):
 
     @property
     def exact(self) -> bool:
-        return self.leaf.dtype.kind == "i"
+        return self.leaf.format == "q" if isinstance(self.leaf, memoryview) else self.leaf.dtype.kind == "i"
 
 
 def _scaled(numbers: list[Any]) -> tuple[np.ndarray, int] | None:

@@ -31,7 +31,8 @@ import os
 import struct
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")  # not on a plain read (io/gtb_plain.py)
 
 from ..core.buffers import aligned, typed_view
 from ..core.errors import TreeFormatError
@@ -62,15 +63,22 @@ _STRUCTURE_PROBLEMS = {
 # -- reading ---------------------------------------------------------------------
 
 
-def read_binary(path: Path | str, name: str) -> Tree:
-    """Read a ``.gtb`` file.
+def read_binary(path: Path | str, name: str, *, plain: bool = False) -> Tree:
+    """Read a ``.gtb`` file; ``plain``: into plain buffers without NumPy when the file allows
+    (:mod:`.gtb_plain`, for a view that reads few nodes), else as always.
 
     Raises:
         TreeFormatError: not a ``.gtb`` file, or a damaged one.
     """
     tick("read")
-    data = read_input_into(os.fspath(path), _byte_buffer)  # errors name the file as load_tree was given it
-    return binary_tree(data, name)
+    if plain:
+        from .gtb_plain import plain_buffer
+
+        into = plain_buffer
+    else:
+        into = _byte_buffer
+    data = read_input_into(os.fspath(path), into)  # errors name the file as load_tree was given it
+    return binary_tree(data, name, plain=plain)
 
 
 def _byte_buffer(size: int) -> np.ndarray:
@@ -78,7 +86,7 @@ def _byte_buffer(size: int) -> np.ndarray:
     return aligned(size)
 
 
-def binary_tree(data: bytes | np.ndarray, name: str) -> Tree:
+def binary_tree(data: bytes | np.ndarray, name: str, *, plain: bool = False) -> Tree:
     """The tree of a ``.gtb`` file's bytes, in any buffer (a file of any name, or standard input, starting
     with :data:`MAGIC`).
 
@@ -86,16 +94,23 @@ def binary_tree(data: bytes | np.ndarray, name: str) -> Tree:
         TreeFormatError: not a ``.gtb`` file, or a damaged one (one line naming ``name``).
     """
     try:
-        return _decode(data, name)
+        return _decode(data, name, plain)
     except TreeFormatError:
         raise
     except (ValueError, KeyError, TypeError, IndexError, struct.error, OverflowError) as error:
         raise TreeFormatError(f"damaged .gtb file ({type(error).__name__}: {error})", file=name) from None
 
 
-def _decode(data: bytes | np.ndarray, name: str) -> Tree:
-    """The tree of a ``.gtb`` file's bytes; every array checked before it is trusted."""
+def _decode(data: bytes | np.ndarray, name: str, plain: bool = False) -> Tree:
+    """The tree of a ``.gtb`` file's bytes; every array checked before it is trusted. ``plain``: in plain
+    buffers when :func:`.gtb_plain.plain_tree` takes the file."""
     reader = _Reader(data, name)
+    if plain:
+        from .gtb_plain import plain_tree
+
+        tree = plain_tree(reader)
+        if tree is not None:
+            return tree
     kind, count, first, player = reader.structure()
     players = tuple(reader.header["players"])
     vector = bool(reader.header.get("vector_payoffs", False)) or len(players) > 2

@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")  # not on a plain read (io/gtb_plain.py)
 
 from ..core.errors import TreeFormatError
 from ..core.model import CHANCE, LEAF, MAX, MIN, PLAYER, Tree

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-import numpy as np
+from ..core.lazy import lazy_module
+np = lazy_module("numpy")  # not on a plain read (io/gtb_plain.py)
 
 from ..core.buffers import sorted_distinct
 from ..core.errors import TreeFormatError

@@ -253,6 +253,7 @@ def load_tree(
     *,
     fmt: str | None = None,
     max_nodes: int = DEFAULT_MAX_NODES,
+    plain: bool = False,
 ) -> Tree:
     """Load a tree file; ``"-"`` reads standard input.
 
@@ -260,6 +261,9 @@ def load_tree(
         path: the file, or ``"-"``.
         fmt: force a format (``json``, ``yaml``, ...) instead of the extension's.
         max_nodes: refuse trees with more nodes than this.
+        plain: a ``.gtb`` file in plain buffers, without NumPy, when it allows (io/gtb_plain.py):
+            for a view that reads few nodes of a big tree (its searches and views keep to plain
+            buffers; a writer of every node would import NumPy and be slower).
 
     Raises:
         TreeFormatError: unreadable or malformed file.
@@ -275,6 +279,10 @@ def load_tree(
         return _parse_bytes(data, "<stdin>", fmt, max_nodes)
     given = fmt
     fmt = fmt or format_for(name)
+    if fmt == "gtb" and plain:
+        from .binary import read_binary
+
+        return read_binary(name, name, plain=True)
     if fmt in TREE_READERS:
         return TREE_READERS[fmt](name, name)
     tick("read")

@@ -22,12 +22,12 @@ from __future__ import annotations
 from array import array
 from typing import Any
 
-from ..core.buffers import is_small
+from ..core.buffers import is_small, plain_for
 from ..core.lazy import lazy_module
 np = lazy_module("numpy")
 
 from ..core.model import Tree
-from ..core.numeric import LIMIT, _scaled, int64_view, numeric_values
+from ..core.numeric import LIMIT, Numeric, _scaled, int64_view, numeric_values
 from ..core.levels import level_bounds
 
 __all__ = ["comparison_keys", "horizon_nodes", "INFINITE_KEY"]
@@ -55,8 +55,9 @@ def comparison_keys(tree: Tree, depth_limit: int | None = None) -> Any:
     without NumPy: any keys that order the values as Python does make the same search.
     """
     n = len(tree.kind)
-    if is_small(n):
-        return _small_keys(tree, depth_limit)
+    if plain_for(tree):
+        spare = None if is_small(n) else _plain_spare(tree, depth_limit)
+        return _small_keys(tree, depth_limit) if spare is None else spare
     horizon = horizon_nodes(tree, depth_limit)
     numeric = numeric_values(tree)
     if not len(horizon) and numeric is not None and numeric.spare is not None:
@@ -65,6 +66,25 @@ def comparison_keys(tree: Tree, depth_limit: int | None = None) -> Any:
         keys = np.empty(n + 2, dtype=np.int64)
         if not _numeric_keys(tree, horizon, keys[:n]):
             _rank_keys(tree, horizon, keys[:n])
+    keys[n], keys[n + 1] = -INFINITE_KEY, INFINITE_KEY
+    return keys
+
+
+def _plain_spare(tree: Tree, depth_limit: int | None) -> Any:
+    """A big plain tree's keys without NumPy (:func:`~gametree_cli.core.buffers.plain_for`): its integer
+    leaves, when it has them with two spare slots (the ``.gtb`` reader's) and no node is at a depth limit;
+    else None."""
+    numeric = tree._numeric
+    if not isinstance(numeric, Numeric) or numeric.spare is None:
+        return None
+    if depth_limit is not None:
+        levels = level_bounds(tree, depth_limit)
+        if len(levels) > depth_limit:
+            start, end = levels[depth_limit]
+            if any(tree.count[node] for node in range(start, end)):
+                return None
+    keys = numeric.spare
+    n = len(tree.kind)
     keys[n], keys[n + 1] = -INFINITE_KEY, INFINITE_KEY
     return keys
 

@@ -22,7 +22,7 @@ from typing import Any, Sequence
 from ..core.lazy import lazy_module
 np = lazy_module("numpy")
 
-from ..core.buffers import is_small, new_array, slot_table
+from ..core.buffers import new_array, plain_for, slot_table
 from ..core.columns import Column
 from .events import CALL, CUT, LEAF, RETURN, Event, Observer
 from ..core.model import MAX, Tree
@@ -43,7 +43,7 @@ def minimax(tree: Tree, *, depth_limit: int | None = None, observer: Observer | 
     nodes or more that nobody observes, the NumPy level sweep when it can
     hold the values (the same record: values, stats, horizon; no bounds).
     """
-    if observer is None and len(tree.kind) >= SWEEP_FROM:
+    if observer is None and len(tree.kind) >= SWEEP_FROM and not tree.plain:
         from .sweep import sweep
 
         record = sweep(tree, depth_limit)
@@ -94,10 +94,12 @@ def depth_first(name: str, tree: Tree, depth_limit: int | None, observer: Observ
     from .keys import comparison_keys
 
     n = len(tree.kind)
+    plain = plain_for(tree)
     key = comparison_keys(tree, depth_limit)
-    # array.array for a small tree (no NumPy to load), np.empty for a big one (core/buffers.py)
-    order, value, flags = new_array(n, "q", n), new_array(n, "q", n), new_array(n, "B", n)
-    alpha, beta, cut_at = (new_array(size, "q", n) for size in ((n, n, 2 * n) if prune else (1, 1, 1)))
+    # array.array for a small tree (no NumPy to load), np.empty for a big one, plain memory for a plain one
+    # (core/buffers.py)
+    order, value, flags = new_array(n, "q", n, plain), new_array(n, "q", n, plain), new_array(n, "B", n, plain)
+    alpha, beta, cut_at = (new_array(size, "q", n, plain) for size in ((n, n, 2 * n) if prune else (1, 1, 1)))
     report = None if observer is None else _Reporter(tree, observer, prune, hard, strict, child_order)
     buffers = tuple(map(memoryview, (order, value, alpha, beta, flags, cut_at)))
     # walk() takes the limit as a C long long: one of n or more plies is no limit (no path has n edges),
@@ -107,19 +109,20 @@ def depth_first(name: str, tree: Tree, depth_limit: int | None, observer: Observ
                                           -1 if unlimited else depth_limit, prune, hard, strict,
                                           child_order, report, buffers, practical)
     order = order[:visits]
-    slot_of = slot_table(order, n)
+    slot_of = slot_table(order, n, plain)
     values = Column.sources(tree, value[:visits], slot_of)
     bounds = [Column.sources(tree, column[:visits], slot_of) for column in (alpha, beta)] if prune else [None, None]
     cut_rows = cut_at[: 2 * cutoffs]
-    cut_rows = list(zip(cut_rows[0::2], cut_rows[1::2])) if is_small(n) else cut_rows.reshape(-1, 2)
+    cut_rows = list(zip(cut_rows[0::2], cut_rows[1::2])) if plain else cut_rows.reshape(-1, 2)
     return SearchRecord(name, tree, values[0], values, stats=Stats(visits, leaves, cutoffs), alpha=bounds[0],
                         beta=bounds[1], order=order, depth_limit=depth_limit, options=options or {},
                         flags=flags[:visits], cut_at=cut_rows, child_order=child_order)
 
 
 def _int64(data: Any) -> memoryview:
-    """A contiguous int64 buffer of ``data`` (an ``array('q')`` as it is; a NumPy array converted if need be)."""
-    if getattr(data, "typecode", "") == "q":
+    """A contiguous int64 buffer of ``data`` (an ``array('q')`` or int64 memoryview as it is; a NumPy array
+    converted if need be)."""
+    if getattr(data, "typecode", "") == "q" or getattr(data, "format", "") == "q":  # (a plain tree's memoryview)
         return memoryview(data)
     from ..core.numeric import int64_view
 

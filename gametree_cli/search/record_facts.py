@@ -8,6 +8,8 @@ pruned subtrees is bulk work a view asks for once, not per node.
 
 from __future__ import annotations
 
+from array import array
+
 from typing import Any, NamedTuple
 
 from ..core.lazy import lazy_module
@@ -100,7 +102,7 @@ def one_cut(record: Any, node: int) -> Cut | None:
     if slot < 0 or not int(record.flags[slot]) & CUT:
         return None
     variant = record.options.get("variant")
-    return cut_reasons(record.tree, np.array([node], dtype=np.int64), [record.values[node]], [alpha[node]],
+    return cut_reasons(record.tree, array("q", [node]), [record.values[node]], [alpha[node]],
                        [beta[node]], bool(record.options.get("strict")), variant in ("hard", "practical"),
                        variant == "practical")[node]
 
@@ -170,9 +172,22 @@ def _cut_rows(record: Any) -> tuple[np.ndarray, np.ndarray] | None:
     return cut_at[:, 0], cut_at[:, 1]
 
 
+def _listed_cuts(record: Any) -> list[tuple[int, int]] | None:
+    """The cut rows of a small or plain depth-first record searched in file order, as a list of pairs
+    (:func:`_cut_rows`' for a NumPy one); None for any other record."""
+    cut_at = record._cut_at
+    if record._pruned is None and isinstance(cut_at, list) and record._child_order is None:
+        return cut_at
+    return None
+
+
 def pruned_count(record: Any) -> int:
     """``len(record.pruned)``, without listing them when the cuts say how many: each cut skipped
     its node's children past those it entered."""
+    listed = _listed_cuts(record)
+    if listed is not None:
+        count = record.tree.count
+        return sum(count[node] - position for node, position in listed)
     rows = _cut_rows(record)
     if rows is None:
         return len(record.pruned)
@@ -188,6 +203,11 @@ def pruned_before(record: Any, end: int) -> set[int]:
     hashing the list cost the text view ~4 ms to draw a few hundred nodes (docs/performance.md,
     issue 14.3); the cuts at nodes below ``end`` are few (a child is numbered after its parent, so
     no other cut skipped a child below ``end``), and only their ranges are read."""
+    listed = _listed_cuts(record)
+    if listed is not None:
+        first, count = record.tree.first, record.tree.count
+        return {child for node, position in listed if node < end
+                for child in range(first[node] + position, min(first[node] + count[node], end))}
     rows = _cut_rows(record)
     if rows is None:
         return {node for node in record.pruned if node < end}

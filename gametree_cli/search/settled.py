@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.buffers import flagged_all
 from ..core.model import CHANCE, MAX, MIN
 from ..core.numbers import INF, NEG_INF, Number
 from .record_facts import EXACT, LOWER, UPPER
@@ -109,10 +110,7 @@ def settle_flags(record: Any) -> None:
     """The depth-first search's flags say both LOWER and UPPER where a value is at or below alpha and at
     or above beta at once (alpha = beta: ``--strict``); the visited part says which (or exact), in place."""
     flags, order = record.flags, record._order
-    if hasattr(flags, "dtype"):  # a big search's NumPy arrays: the few such slots found at once
-        slots = (((flags & (LOWER | UPPER)) == (LOWER | UPPER)).nonzero()[0]).tolist()
-    else:
-        slots = [slot for slot, bits in enumerate(flags) if bits & (LOWER | UPPER) == (LOWER | UPPER)]
+    slots = flagged_all(flags, LOWER | UPPER)  # the few such slots, found at once
     if not slots:
         return
     settled = Settled(record, None, models=False)

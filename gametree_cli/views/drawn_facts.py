@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.buffers import is_small
+from ..core.buffers import plain_for
 from ..core.lazy import lazy_module
 from ..core.model import Tree
 from ..core.numbers import Value
@@ -51,8 +51,8 @@ class DrawnFacts:
 
 
 def drawn_facts(record: SearchRecord, nodes: list[int]) -> DrawnFacts:
-    """The facts of ``nodes`` (distinct), in bulk for a big tree, else node by node."""
-    if is_small(len(record.tree.kind)):
+    """The facts of ``nodes`` (distinct), in bulk for a big tree, else (a small or plain one) node by node."""
+    if plain_for(record.tree):
         return _one_by_one(record, nodes)
     facts = DrawnFacts(len(nodes))
     wanted = np.array(nodes, dtype=np.int64)
@@ -168,7 +168,7 @@ def subtree_sizes(tree: Tree, nodes: list[int]) -> list[int]:
     """``tree.subtree_size(node)`` of each node: its rule (a level of the subtree is one block of
     numbers, the next level's block read from the running sums of the child counts) stepped for all
     nodes at once in a big tree, where the text view asks it of each of a few hundred nodes."""
-    if is_small(len(tree.kind)) or not nodes:
+    if plain_for(tree) or not nodes:
         return [tree.subtree_size(node) for node in nodes]
     sums: Any = tree.running_sums()  # an array or a typed view of NumPy's memory, int32 or int64: no copy
     totals = np.frombuffer(sums, dtype=getattr(sums, "format", None) or sums.typecode)
