@@ -31,40 +31,31 @@ from gametree_cli.io.loader import parse_tree
 from gametree_cli.search.registry import solve
 from gametree_cli.views.annotated import render_result
 
+from .test_drawn_facts import _document as drawn_document
 from .test_startup import loaded_by
 
 
 def _document(rng: random.Random, shape: str = "minmax") -> dict[str, Any]:
-    """A random two-player tree: evals, ids, move labels and bounds here and there; ``chance``: with chance
-    nodes; ``decimal``: decimals everywhere; ``vector``: three players."""
-    players = 3 if shape == "vector" else 2
+    """A random two-player tree (test_drawn_facts' generator) with evals left out, move labels and bounds
+    here and there; ``chance``: with chance nodes; ``decimal``: decimals everywhere (stored as float64);
+    ``vector``: three players."""
+    document = drawn_document(rng, "minmax" if shape == "decimal" else shape)
 
-    def leaf() -> Any:
-        if shape == "vector":
-            return [rng.randint(0, 9) for _ in range(players)]
-        return rng.randint(-9, 9) / 4 if shape == "decimal" else rng.randint(-9, 9)  # (decimals: stored as float64)
-
-    def node(depth: int, kind: str) -> Any:
-        if depth >= rng.randint(2, 6) or rng.random() < 0.1:
-            return leaf()
-        after = {"max": "min", "min": "max"}.get(kind, rng.choice(["max", "min"]))
-        if shape == "chance" and kind != "chance" and rng.random() < 0.3:
-            after = "chance"
-        made: dict[str, Any] = {"children": [node(depth + 1, after) for _ in range(rng.randint(1, 4))]}
-        if shape != "vector":
-            made["type"] = kind
+    def vary(node: Any) -> Any:
+        if not isinstance(node, dict):
+            return node / 4 if shape == "decimal" else node
         if rng.random() < 0.5:
-            made["eval"] = leaf()
+            node.pop("eval", None)
+        elif shape == "decimal":
+            node["eval"] = node["eval"] / 4
         if rng.random() < 0.1:
-            made["id"] = f"n{rng.randrange(10 ** 6)}"
-        if rng.random() < 0.1:
-            made["move"] = f"m{rng.randrange(100)}"
-        return made
+            node["move"] = f"m{rng.randrange(100)}"
+        node["children"] = [vary(child) for child in node["children"]]
+        return node
 
-    document: dict[str, Any] = {"root": node(0, "max"), "title": f"random {shape}"}
-    if shape == "vector":
-        document["players"] = ["A", "B", "C"]
-    elif rng.random() < 0.3:
+    document["root"] = vary(document["root"])
+    document["title"] = f"random {shape}"
+    if shape in ("minmax", "decimal") and rng.random() < 0.3:
         document["bounds"] = [-9, 9]
     return document
 
@@ -232,3 +223,16 @@ def test_plain_blocks_are_zeros_of_the_size_asked(size: int) -> None:
     if size:
         block[size - 1] = 7
         assert block[size - 1] == 7
+
+
+def test_without_the_compiled_passes_the_file_is_read_with_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Uncompiled, the plain reader declines (the passes from their source would take ~0.5 s a million nodes)."""
+    from gametree_cli.io import gtb_plain
+
+    data = _encoded(_document(random.Random(5)))
+    monkeypatch.setattr(gtb_plain.gtb_columns, "COMPILED", False)
+    assert not binary_tree(data, "t.gtb", plain=True).plain
+    monkeypatch.undo()
+    monkeypatch.setattr(lazy, "SMALL_TREE", 8)
+    monkeypatch.setattr(gtb_plain.plain_scans, "COMPILED", False)
+    assert not binary_tree(data, "t.gtb", plain=True).plain
