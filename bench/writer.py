@@ -37,6 +37,19 @@ TREES = {"minmax-2-19": (2, 19), "minmax-4-10": (4, 10)}
 
 
 def _peak_mb() -> float:
+    """This process's peak resident memory: ``VmHWM`` where Linux gives it, else ``ru_maxrss``.
+
+    Why not ``ru_maxrss`` alone: on Linux it survives ``exec``, so a measurement spawned by this script
+    after it generated the trees started from this script's own peak (every "before" figure of the
+    12:06 run read 128 MB; bench/rusage.py says the same of bench/run.py). ``VmHWM`` belongs to the
+    process's memory, which ``exec`` makes anew."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
