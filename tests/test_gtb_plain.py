@@ -14,6 +14,7 @@ trees take the big trees' paths (plain memory, the compiled scans).
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import random
 from array import array
@@ -25,11 +26,16 @@ import pytest
 
 from gametree_cli.core import buffers, lazy, plain_scans
 from gametree_cli.core.errors import GameTreeError
+from gametree_cli.exercises.record_answers import RecordAnswers
 from gametree_cli.io.binary import binary_tree
 from gametree_cli.io.binary_encode import encode_binary
 from gametree_cli.io.loader import parse_tree
+from gametree_cli.search.events import Recorder
 from gametree_cli.search.registry import solve
 from gametree_cli.views.annotated import render_result
+from gametree_cli.views.answer_key import answer_key
+from gametree_cli.views.result_json import write_record
+from gametree_cli.views.trace import TraceFormatter
 
 from .test_drawn_facts import _document as drawn_document
 from .test_startup import loaded_by
@@ -94,6 +100,39 @@ def test_a_plain_tree_is_solved_and_drawn_as_the_numpy_one(seed: int, algorithm:
     assert not numpy_read.plain
     for view in ({}, {"max_nodes": 10 ** 6}, {"depth": 2}):
         assert _shown(plain, algorithm, options, **view) == _shown(numpy_read, algorithm, options, **view)
+
+
+def _every_view(tree: Any, algorithm: str, options: dict[str, Any]) -> Any:
+    """What the views that read every node make of ``tree``'s search: the JSON result with and without the
+    trace, the trace's lines, the check's answers, the answer key."""
+    try:
+        record = solve(tree, algorithm, **options)
+    except GameTreeError as error:  # (a depth limit at a node without eval)
+        return f"error: {error}"
+    recorder = Recorder()
+    traced = solve(tree, algorithm, observer=recorder, **options)
+    results = []
+    for solved, events in ((record, None), (traced, recorder.events)):
+        stream = io.StringIO()
+        write_record(solved, stream, events=events)
+        results.append(stream.getvalue())
+    formatter = TraceFormatter(tree, "es")
+    answers = RecordAnswers(record)
+    return (results, [formatter.line(event) for event in recorder.events],
+            [answers.get(key) for key in ("value", "best_move", "best_moves", "pruned", "principal_variation",
+                                          "visit_order")],
+            answers.nodes(tree.ids()), answer_key(record, tree="t.gtb"))
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize(("algorithm", "options"), CASES)
+def test_every_view_of_a_plain_tree_is_the_numpy_ones(seed: int, algorithm: str, options: dict[str, Any]) -> None:
+    """A plain tree is read for the text view, but the library gives it to any view: those that write every
+    node take their node-by-node path for it (the small trees' one), with the same bytes."""
+    data = _encoded(_document(random.Random(200 + seed)))
+    plain = binary_tree(data, "t.gtb", plain=True)
+    assert plain.plain
+    assert _every_view(plain, algorithm, options) == _every_view(binary_tree(data, "t.gtb"), algorithm, options)
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -262,13 +262,13 @@ class BoundMap(Mapping):
 
     def __iter__(self) -> Iterator[int]:
         column = self.column
-        if is_small(len(column)):
+        if is_small(len(column)) or isinstance(column.data, memoryview):  # (a small or plain record's)
             return (node for node, value in enumerate(column) if value is not None)
         nodes = np.arange(len(column), dtype=np.int64)
         return iter(nodes[column.has(nodes)].tolist())
 
     def __len__(self) -> int:
-        if is_small(len(self.column)):
+        if is_small(len(self.column)) or isinstance(self.column.data, memoryview):
             return sum(value is not None for value in self.column)
         return int(self.column.has(np.arange(len(self.column), dtype=np.int64)).sum())
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.buffers import is_small
+from ..core.buffers import plain_for
 from ..core.lazy import lazy_module
 from ..core.numbers import value_to_json
 from ..search.record import SearchRecord
@@ -66,7 +66,7 @@ class RecordAnswers:
     def nodes(self, node_ids: list[str]) -> dict[str, dict[str, Any]]:
         """The JSON result's entries of just these nodes."""
         numbers = [self.tree.index(node_id) for node_id in node_ids]
-        if is_small(len(self.tree.kind)):  # node by node, without NumPy (views/result_small.py: the same entries)
+        if plain_for(self.tree):  # node by node, without NumPy (views/result_small.py: the same entries)
             return {node_id: node_entry(self.record, node) for node_id, node in zip(node_ids, numbers)}
         chunk = np.array(numbers, dtype=np.int64)
         entries = entry_dicts(entry_columns(RecordView(self.record), chunk)) if len(numbers) else []

@@ -263,7 +263,7 @@ def load_tree(
         max_nodes: refuse trees with more nodes than this.
         plain: a ``.gtb`` file in plain buffers, without NumPy, when it allows (io/gtb_plain.py):
             for a view that reads few nodes of a big tree (its searches and views keep to plain
-            buffers; a writer of every node would import NumPy and be slower).
+            buffers; a writer of every node goes node by node, right but slower).
 
     Raises:
         TreeFormatError: unreadable or malformed file.

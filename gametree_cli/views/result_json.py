@@ -29,7 +29,7 @@ np = lazy_module("numpy")
 from ..search.events import Event
 from ..core.model import Tree
 from ..core.numbers import value_to_json
-from ..core.buffers import is_small
+from ..core.buffers import plain_for
 from ..core.progress import tick
 from ..search.record import SearchRecord
 from .json_text import dumps, paste
@@ -90,7 +90,7 @@ def result_document(
     tree = record.tree
     ids = tree.ids()
     trace = None if events is None else [event_document(event, tree) for event in events]
-    if is_small(len(tree.kind)):  # node by node, without NumPy (result_small.py): check and answer keys of small trees
+    if plain_for(tree):  # node by node, without NumPy (result_small.py): check and answer keys of small (or plain) trees
         return _head(record, *small_document(record), trace)
     view = RecordView(record)
     nodes: dict[str, dict[str, Any]] = {}
@@ -158,8 +158,8 @@ def write_record(
     events: Iterable[Event] | None = None,
 ) -> None:
     """Write the contract's JSON result for ``record`` on ``stream`` (UTF-8, one object, a newline after it)."""
-    small = is_small(len(record.tree.kind))
-    # a small tree: the same bytes node by node, without NumPy (result_small.py) or orjson (plain_json.py)
+    small = plain_for(record.tree)
+    # a small (or plain) tree: the same bytes node by node, without NumPy (result_small.py) or orjson (plain_json.py)
     sections = small_sections(record) if small else _chunked_sections(record)
     text_of = plain_dumps if small else dumps
     if events is not None:
