@@ -29,6 +29,7 @@ from gametree_cli.core.errors import GameTreeError
 from gametree_cli.exercises.record_answers import RecordAnswers
 from gametree_cli.io.binary import binary_tree
 from gametree_cli.io.binary_encode import encode_binary
+from gametree_cli.io.document_writer import tree_to_document
 from gametree_cli.io.loader import parse_tree
 from gametree_cli.search.events import Recorder
 from gametree_cli.search.registry import solve
@@ -104,7 +105,8 @@ def test_a_plain_tree_is_solved_and_drawn_as_the_numpy_one(seed: int, algorithm:
 
 def _every_view(tree: Any, algorithm: str, options: dict[str, Any]) -> Any:
     """What the views that read every node make of ``tree``'s search: the JSON result with and without the
-    trace, the trace's lines, the check's answers, the answer key."""
+    trace, the trace's lines, the check's answers, the answer key; and the tree written again (``.gtb``, a
+    document)."""
     try:
         record = solve(tree, algorithm, **options)
     except GameTreeError as error:  # (a depth limit at a node without eval)
@@ -121,7 +123,8 @@ def _every_view(tree: Any, algorithm: str, options: dict[str, Any]) -> Any:
     return (results, [formatter.line(event) for event in recorder.events],
             [answers.get(key) for key in ("value", "best_move", "best_moves", "pruned", "principal_variation",
                                           "visit_order")],
-            answers.nodes(tree.ids()), answer_key(record, tree="t.gtb"))
+            answers.nodes(tree.ids()), answer_key(record, tree="t.gtb"), encode_binary(tree),
+            json.dumps(tree_to_document(tree), default=str))
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -216,6 +216,10 @@ def numeric_values(tree: Tree) -> Numeric | None:
     they cannot be held exactly (payoff vectors, integers beyond int64,
     decimals mixed with exact numbers)."""
     cached = tree._numeric
+    if isinstance(cached, Numeric) and isinstance(cached.leaf, memoryview):  # a plain tree's (io/gtb_plain.py):
+        # NumPy views of the same memory, for the bulk reader that asks (the encoder, a writer)
+        cached = tree._numeric = cached._replace(leaf=np.frombuffer(cached.leaf, dtype=np.int64),
+                                                 spare=np.frombuffer(cached.spare, dtype=np.int64))
     if cached is not None:
         return cached if isinstance(cached, Numeric) else None
     if tree.is_nplayer:
