@@ -32,7 +32,7 @@ from gametree_cli.io.binary_encode import encode_binary
 from gametree_cli.io.document_writer import tree_to_document
 from gametree_cli.io.loader import parse_tree
 from gametree_cli.search.events import Recorder
-from gametree_cli.search.registry import solve
+from gametree_cli.search.registry import fitting_algorithms, solve
 from gametree_cli.views.annotated import render_result
 from gametree_cli.views.answer_key import answer_key
 from gametree_cli.views.result_json import write_record
@@ -45,16 +45,19 @@ from .test_startup import loaded_by
 def _document(rng: random.Random, shape: str = "minmax") -> dict[str, Any]:
     """A random two-player tree (test_drawn_facts' generator) with evals left out, move labels and bounds
     here and there; ``chance``: with chance nodes; ``decimal``: decimals everywhere (stored as float64);
-    ``vector``: three players."""
-    document = drawn_document(rng, "minmax" if shape == "decimal" else shape)
+    ``fraction``: halves and thirds (stored as numerators over 6); ``vector``: three players."""
+    document = drawn_document(rng, "minmax" if shape in ("decimal", "fraction") else shape)
+
+    def number(value: int) -> Any:
+        return value / 4 if shape == "decimal" else f"{value}/{rng.choice((2, 3))}" if shape == "fraction" else value
 
     def vary(node: Any) -> Any:
         if not isinstance(node, dict):
-            return node / 4 if shape == "decimal" else node
+            return number(node) if isinstance(node, int) else node
         if rng.random() < 0.5:
             node.pop("eval", None)
-        elif shape == "decimal":
-            node["eval"] = node["eval"] / 4
+        elif "eval" in node:
+            node["eval"] = number(node["eval"])
         if rng.random() < 0.1:
             node["move"] = f"m{rng.randrange(100)}"
         node["children"] = [vary(child) for child in node["children"]]
@@ -62,7 +65,7 @@ def _document(rng: random.Random, shape: str = "minmax") -> dict[str, Any]:
 
     document["root"] = vary(document["root"])
     document["title"] = f"random {shape}"
-    if shape in ("minmax", "decimal") and rng.random() < 0.3:
+    if shape in ("minmax", "decimal", "fraction") and rng.random() < 0.3:
         document["bounds"] = [-9, 9]
     return document
 
@@ -136,6 +139,21 @@ def test_every_view_of_a_plain_tree_is_the_numpy_ones(seed: int, algorithm: str,
     plain = binary_tree(data, "t.gtb", plain=True)
     assert plain.plain
     assert _every_view(plain, algorithm, options) == _every_view(binary_tree(data, "t.gtb"), algorithm, options)
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("shape", ["minmax", "fraction"])
+def test_every_algorithm_that_fits_sees_a_plain_tree_as_the_numpy_one(seed: int, shape: str) -> None:
+    """Not only alpha-beta and minimax: any search that fits a two-player tree (expectiminimax over no chance
+    node, the others), traced or not, on a plain tree of integers or fractions (the fuzz harness found one
+    reading NumPy's dtype of fractions)."""
+    data = _encoded(_document(random.Random(400 + seed), shape))
+    plain, numpy_read = binary_tree(data, "t.gtb", plain=True), binary_tree(data, "t.gtb")
+    assert plain.plain
+    algorithms = fitting_algorithms(numpy_read)
+    assert {"minimax", "alphabeta", "expectiminimax"} <= set(algorithms)
+    for algorithm in algorithms:
+        assert _every_view(plain, algorithm, {}) == _every_view(numpy_read, algorithm, {}), algorithm
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -67,6 +67,11 @@ class LazyValues(Sequence):
     def __len__(self) -> int:
         return len(self.data)
 
+    @property
+    def floats(self) -> bool:
+        """Whether the values are decimals (float64), not numerators over :attr:`denominator`."""
+        return self._floats
+
     def _convert(self, raw: Any) -> Number:
         if self._floats:
             return float(raw)

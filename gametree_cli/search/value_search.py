@@ -204,7 +204,7 @@ def _leaf_reader(values: Sequence[Value | None]) -> Callable[[int], Value | None
     values in NumPy (:class:`~gametree_cli.core.numeric.LazyValues`), each read costing
     ~0.3 µs; integers and decimals are converted in bulk once instead (~50 ns a
     node), exact fractions one at a time as the search reads them."""
-    if isinstance(values, LazyValues) and (values.denominator == 1 or values.data.dtype.kind == "f"):
+    if isinstance(values, LazyValues) and (values.denominator == 1 or values.floats):
         return values.tolist().__getitem__
     return values.__getitem__
 
