@@ -95,7 +95,7 @@ def _leaf_entries(tree: Any, raw: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
     limit, a fraction, a float: the general decoding)."""
     leaf_values = tree.value
     data = getattr(leaf_values, "data", None)
-    if type(leaf_values) is not LazyValues or data.dtype != np.int64 or leaf_values.denominator != 1:
+    if type(leaf_values) is not LazyValues or getattr(data, "dtype", None) != np.int64 or leaf_values.denominator != 1:
         return None
     n = len(tree.kind)
     if len(raw) and (int(raw.min()) < 0 or int(raw.max()) > n + 1):
