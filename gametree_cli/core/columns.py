@@ -17,7 +17,10 @@ and converts to Python numbers only what a view reads:
 
 Array entries are stored by *slot*: the node itself, or its visit position
 (``slot_of[node]``, -1 where the search never went), so a pruning search
-pays for the nodes it visited, not for the tree.
+pays for the nodes it visited, not for the tree. The arrays are NumPy's for
+a big tree; ``array.array`` for a small one and memoryviews for a plain one
+(:func:`~gametree_cli.core.buffers.plain_for`), which are read node by node
+(:func:`_read_by_node`) and never given to NumPy.
 """
 
 from __future__ import annotations
@@ -106,7 +109,7 @@ class Column(Sequence):
         self.data[node] = value
 
     def __iter__(self) -> Iterator[Value | None]:
-        if is_small(self.size) or isinstance(self.data, memoryview):  # (no NumPy for a small tree, or a plain one)
+        if _read_by_node(self):  # (no NumPy for a small tree, or a plain one)
             yield from map(self.__getitem__, range(self.size))
             return
         step = 1 << 16
@@ -200,6 +203,12 @@ def _arrayed(data: Any) -> bool:
     return isinstance(data, (array, memoryview)) or (not isinstance(data, (list, Mapping)) and isinstance(data, np.ndarray))
 
 
+def _read_by_node(column: Column) -> bool:
+    """Whether ``column`` is read node by node, without NumPy: a small record's, or a plain one's (its
+    arrays are memoryviews: core/buffers.plain_for)."""
+    return is_small(column.size) or isinstance(column.data, memoryview)
+
+
 def _same(raw: Any) -> Any:
     return raw
 
@@ -262,13 +271,13 @@ class BoundMap(Mapping):
 
     def __iter__(self) -> Iterator[int]:
         column = self.column
-        if is_small(len(column)) or isinstance(column.data, memoryview):  # (a small or plain record's)
+        if _read_by_node(column):
             return (node for node, value in enumerate(column) if value is not None)
         nodes = np.arange(len(column), dtype=np.int64)
         return iter(nodes[column.has(nodes)].tolist())
 
     def __len__(self) -> int:
-        if is_small(len(self.column)) or isinstance(self.column.data, memoryview):
+        if _read_by_node(self.column):
             return sum(value is not None for value in self.column)
         return int(self.column.has(np.arange(len(self.column), dtype=np.int64)).sum())
 
